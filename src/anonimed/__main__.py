@@ -1,0 +1,5 @@
+import sys
+
+from anonimed.cli import main
+
+sys.exit(main())

@@ -1,0 +1,51 @@
+"""Reading and writing text files: strict UTF-8 with clear errors, and atomic writes."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from anonimed.formats.errors import FormatError
+
+
+def read_text(path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> str:
+    """The file's text exactly as stored: no newline translation (CRLF stays CRLF), a UTF-8 BOM kept as U+FEFF.
+
+    Offsets of annotations are character offsets into this string; BRAT and MEDDOCAN count a BOM as a character.
+    """
+    path = Path(path)
+    data = path.read_bytes()
+    if b"\x00" in data[:8192]:
+        raise FormatError(path, "looks like a binary file (it contains NUL bytes), not text")
+    try:
+        text = data.decode(encoding, errors=errors)
+    except UnicodeDecodeError as error:
+        raise FormatError(
+            path,
+            f"is not valid {encoding}: byte {error.start} ({data[error.start:error.start + 1]!r}) "
+            f"cannot be decoded; pass another encoding (e.g. latin-1) or errors='replace'",
+        ) from None
+    except LookupError:
+        raise FormatError(path, f"unknown text encoding {encoding!r}") from None
+    return text
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` as UTF-8 to ``path`` so that readers see the old file or the whole new one, never a part."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

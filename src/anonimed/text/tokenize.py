@@ -1,0 +1,47 @@
+"""Offset-preserving tokenizer for clinical Spanish and Catalan.
+
+Tokens are runs of letters, runs of digits and single punctuation or symbol characters, with letter runs also cut
+where a lower-case letter meets an upper-case one
+(``NºCol``) or an upper-case run meets a capitalised word (``DRAlberto``).  That fine grain is deliberate: glued header fields (``cp:28007``,
+``NºCol:28``), e-mails, dates and phone numbers come apart at every place where a PHI span may begin or end, and the
+sequence models learn to put the pieces back together.  Whitespace is never part of a token.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PIECE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    start: int
+    end: int
+    text: str
+
+
+def _split_camel(start: int, run: str) -> list[Token]:
+    cuts = [
+        i
+        for i in range(1, len(run))
+        if run[i].isupper()
+        and (run[i - 1].islower() or (run[i - 1].isupper() and run[i + 1 : i + 3].islower() and len(run[i + 1 : i + 3]) == 2))
+    ]
+    if not cuts:
+        return [Token(start, start + len(run), run)]
+    bounds = [0, *cuts, len(run)]
+    return [Token(start + a, start + b, run[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split ``text`` into tokens; ``text[t.start:t.end] == t.text`` for every token."""
+    tokens: list[Token] = []
+    for match in _PIECE.finditer(text):
+        piece = match.group()
+        if piece[0].isalpha() and len(piece) > 1:
+            tokens.extend(_split_camel(match.start(), piece))
+        else:
+            tokens.append(Token(match.start(), match.end(), piece))
+    return tokens
