@@ -1,0 +1,14 @@
+"""`anonimed convert` (placeholder until its issue lands)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("convert", help="(not available yet)")
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    raise NotImplementedError("anonimed convert is not available yet")
