@@ -1,14 +1,37 @@
-"""`anonimed predict` (placeholder until its issue lands)."""
+"""``anonimed predict IN_DIR OUT_DIR [--model NAME_OR_PATH]``: BRAT annotations for every note of a folder."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+
+from tqdm import tqdm
+
+from anonimed.models import load_detector
+from anonimed.predict import predict_dir
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser("predict", help="(not available yet)")
+    parser = commands.add_parser(
+        "predict",
+        help="annotate every *.txt of a folder with PHI spans (BRAT .ann files)",
+        description="Reads every IN_DIR/*.txt and writes OUT_DIR/NAME.ann (BRAT standoff) and a copy of NAME.txt.",
+    )
+    parser.add_argument("in_dir", metavar="IN_DIR")
+    parser.add_argument("out_dir", metavar="OUT_DIR")
+    parser.add_argument("--model", default=None, help="a model name or model folder (default: the shipped model)")
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
-    raise NotImplementedError("anonimed predict is not available yet")
+    detector = load_detector(arguments.model)
+    summary = predict_dir(
+        detector,
+        arguments.in_dir,
+        arguments.out_dir,
+        progress=lambda paths: tqdm(paths, desc="predict", unit="doc", file=sys.stderr, disable=None),
+    )
+    for path, problem in summary.failures.items():
+        print(f"failed: {path}: {problem}", file=sys.stderr)
+    print(summary.line())
+    return 1 if summary.failures else 0
