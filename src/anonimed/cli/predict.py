@@ -7,7 +7,6 @@ import sys
 
 from tqdm import tqdm
 
-from anonimed.models import load_detector
 from anonimed.predict import predict_dir
 
 
@@ -24,6 +23,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
+    from anonimed.models import load_detector  # deferred: loading models is the slow part of start-up
+
     detector = load_detector(arguments.model)
     summary = predict_dir(
         detector,
