@@ -75,3 +75,49 @@ class Document:
         """A copy carrying ``spans`` (sorted, duplicates of the same type and offsets removed)."""
         unique = {s.key: s for s in spans}
         return Document(self.id, self.text, sorted(unique.values()), dict(self.metadata))
+
+    def edited(self, edits: Iterable[Edit]) -> "Document":
+        """A copy with each ``text[start:end]`` replaced by ``replacement`` and every span moved exactly.
+
+        Edits must not overlap each other.  An edit either lies outside every span, or inside one (the span grows or
+        shrinks with it: replacing a span's whole text is how surrogates are put in); an edit that crosses a span
+        boundary raises ``ValueError``.  An insertion (``start == end``) at a span's start goes before the span and
+        one at its end goes after it.
+        """
+        ordered = sorted(edits, key=lambda e: (e.start, e.end))
+        for previous, current in zip(ordered, ordered[1:]):
+            if current.start < previous.end or (current.start == previous.start and previous.start == previous.end):
+                raise ValueError(f"document {self.id!r}: overlapping edits {previous} and {current}")
+        for edit in ordered:
+            if not 0 <= edit.start <= edit.end <= len(self.text):
+                raise ValueError(f"document {self.id!r}: edit {edit} falls outside the text")
+            for span in self.spans:
+                crosses = edit.start < span.end and edit.end > span.start
+                if crosses and not (span.start <= edit.start and edit.end <= span.end):
+                    raise ValueError(f"document {self.id!r}: edit {edit} crosses the boundary of span {span}")
+        pieces, cursor = [], 0
+        for edit in ordered:
+            pieces.append(self.text[cursor : edit.start])
+            pieces.append(edit.replacement)
+            cursor = edit.end
+        pieces.append(self.text[cursor:])
+
+        def moved(position: int, is_end: bool) -> int:
+            shift = 0
+            for edit in ordered:
+                if edit.end > position or (is_end and edit.start == position):
+                    break
+                shift += len(edit.replacement) - (edit.end - edit.start)
+            return position + shift
+
+        spans = [replace(s, start=moved(s.start, False), end=moved(s.end, True)) for s in self.spans]
+        return Document(self.id, "".join(pieces), spans, dict(self.metadata))
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``text[start:end]`` with ``replacement`` (an insertion when ``start == end``)."""
+
+    start: int
+    end: int
+    replacement: str
