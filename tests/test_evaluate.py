@@ -277,3 +277,14 @@ def test_gold_against_gold_on_dev_is_perfect(meddocan) -> None:
         assert (c.precision, c.recall, c.f1) == (1.0, 1.0, 1.0)
     assert report.leak == 0.0
     assert all(c.f1 == 1.0 for c in report.per_type.values() if c.tp + c.fn)
+
+
+def test_prediction_lines_are_read_as_the_organisers_scorer_reads_them(split: Path) -> None:
+    # CRLF line ends, an indented line and a line of another kind are all fine
+    write(split / "pred" / "n1.ann", f"T1\t{NAME} 11 25\tErnesto Rivera\r\n  T2\t{TERR} 35 41\tMadrid\r\n#1\tnote\r\n")
+    assert counts(evaluate_dirs(split / "brat", split / "pred").subtask1) == (2, 0, 1)
+
+
+def test_gold_documents_are_the_annotation_files(split: Path) -> None:
+    write(split / "brat" / "unannotated.txt", "Texto sin anotar.\n")  # no .ann: not a gold document, no prediction needed
+    assert evaluate_dirs(split / "brat", split / "pred").documents == 1

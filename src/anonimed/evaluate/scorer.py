@@ -25,12 +25,14 @@ from anonimed.evaluate.matching import (
     token_counts,
 )
 from anonimed.evaluate.report import EvaluationReport, ordered_types
-from anonimed.formats.brat import parse_ann, read_brat_dir
+from anonimed.formats.brat import parse_ann, read_brat
 from anonimed.formats.errors import FormatError
 from anonimed.formats.textio import read_text
 from anonimed.text.sentences import split_sentences
 
 Prediction = Document | Iterable[Span]
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 class MissingPredictionError(ValueError):
@@ -98,7 +100,7 @@ def score(
 def evaluate_dirs(
     gold_dir: str | Path, pred_dir: str | Path, sentences_dir: str | Path | None = None
 ) -> EvaluationReport:
-    """Score the BRAT predictions ``PRED_DIR/NAME.ann`` against the gold ``GOLD_DIR/NAME.txt`` + ``NAME.ann``.
+    """Score the BRAT predictions ``PRED_DIR/NAME.ann`` against the gold ``GOLD_DIR/NAME.ann`` + ``NAME.txt``.
 
     Predictions are read against the gold text (``PRED_DIR/NAME.txt`` is not needed) and, as by the organisers'
     scorer, only their labels and offsets count: the covered-text column is not checked.  Sentence counts come from
@@ -108,9 +110,12 @@ def evaluate_dirs(
     gold_dir, pred_dir = Path(gold_dir), Path(pred_dir)
     if not pred_dir.is_dir():
         raise FormatError(pred_dir, "is not a directory")
-    gold = read_brat_dir(gold_dir, check_labels=False)
+    if not gold_dir.is_dir():
+        raise FormatError(gold_dir, "is not a directory")
+    # The gold documents are the annotation files, as for the organisers' scorer; each needs its NAME.txt.
+    gold = [read_brat(ann.with_suffix(".txt"), ann, check_labels=False) for ann in sorted(gold_dir.glob("*.ann"))]
     if not gold:
-        raise FormatError(gold_dir, "holds no *.txt gold documents")
+        raise FormatError(gold_dir, "holds no gold annotation files (NAME.ann beside NAME.txt)")
     missing = [pred_dir / f"{document.id}.ann" for document in gold if not (pred_dir / f"{document.id}.ann").exists()]
     if missing:
         raise MissingPredictionError(
@@ -145,13 +150,14 @@ def read_sentence_counts(directory: str | Path, document_ids: Iterable[str]) -> 
 def _line_count(content: str) -> int:
     # Lines as Python's text-mode file iteration sees them (\n, \r\n and \r end a line), which is how the
     # organisers' scorer counts; str.splitlines would also break at form feeds and other separators.
-    return len(re.findall(r"\r\n|\r|\n", content)) + (1 if content and content[-1] not in "\r\n" else 0)
+    return len(_LINE_END.findall(content)) + (1 if content and content[-1] not in "\r\n" else 0)
 
 
 def _read_prediction(path: Path, text: str) -> list[Span]:
-    content = read_text(path)
-    # Keep 'ID<TAB>LABEL START END' only: the covered text is not part of what is scored.
-    offsets_only = "\n".join("\t".join(line.split("\t")[:2]) for line in content.splitlines())
+    # Lines as the organisers' scorer reads them (split at \n, \r\n or \r, then stripped), cut to
+    # 'ID<TAB>LABEL START END': the covered text is not part of what is scored, so it is not checked either.
+    lines = _LINE_END.split(read_text(path))
+    offsets_only = "\n".join("\t".join(line.strip().split("\t")[:2]) for line in lines)
     return parse_ann(offsets_only, text, path, check_labels=False)
 
 
