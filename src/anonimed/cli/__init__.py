@@ -8,9 +8,9 @@ import sys
 from typing import Sequence
 
 from anonimed import __version__
-from anonimed.cli import convert, deidentify, evaluate, predict, train
+from anonimed.cli import convert, deidentify, embed, evaluate, predict, train
 
-COMMANDS = (predict, deidentify, evaluate, convert, train)
+COMMANDS = (predict, deidentify, evaluate, convert, train, embed)
 
 
 def build_parser() -> argparse.ArgumentParser:
