@@ -288,3 +288,14 @@ def test_prediction_lines_are_read_as_the_organisers_scorer_reads_them(split: Pa
 def test_gold_documents_are_the_annotation_files(split: Path) -> None:
     write(split / "brat" / "unannotated.txt", "Texto sin anotar.\n")  # no .ann: not a gold document, no prediction needed
     assert evaluate_dirs(split / "brat", split / "pred").documents == 1
+
+
+def test_character_coverage_ignores_type_and_counts_each_character_once():
+    from anonimed.document import Document, Span
+    from anonimed.evaluate import score
+
+    gold = Document("c", "Ana Gil en Madrid", [Span(0, 7, "NOMBRE_SUJETO_ASISTENCIA"), Span(11, 17, "TERRITORIO")])
+    predicted = {"c": [Span(0, 3, "PAIS"), Span(2, 5, "PAIS"), Span(8, 10, "PAIS")]}
+    characters = score([gold], predicted, {"c": 1}).characters
+    assert (characters.tp, characters.fp, characters.fn) == (5, 2, 8)
+    assert round(characters.recall, 4) == round(5 / 13, 4)

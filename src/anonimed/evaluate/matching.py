@@ -110,3 +110,12 @@ def token_counts(gold: AbstractSet[Offsets], predicted: AbstractSet[Offsets], te
     tokens = tokenize(text)
     starts, ends = [token.start for token in tokens], [token.end for token in tokens]
     return set_counts(_phi_tokens(starts, ends, gold), _phi_tokens(starts, ends, predicted))
+
+
+def character_counts(gold: AbstractSet[Offsets], predicted: AbstractSet[Offsets]) -> Counts:
+    """Character-level de-identification, type ignored: recall is the share of gold PHI characters under a prediction."""
+
+    def characters(spans: AbstractSet[Offsets]) -> set[int]:
+        return {position for start, end in spans for position in range(start, end)}
+
+    return set_counts(characters(gold), characters(predicted))

@@ -22,6 +22,8 @@ class EvaluationReport:
     subtask2_strict: Counts
     subtask2_merged: Counts
     tokens: Counts
+    characters: Counts
+    """PHI characters, type ignored: recall is the share of gold PHI characters that predicted spans cover."""
     per_type: dict[str, Counts]
     """Subtask 1 counts of every MEDDOCAN type (zero for absent ones), then of any other label met, by name."""
     confusion: Counter[tuple[str, str]]
@@ -50,6 +52,7 @@ class EvaluationReport:
             "subtask2_strict": self.subtask2_strict.to_dict(),
             "subtask2_merged": self.subtask2_merged.to_dict(),
             "tokens": self.tokens.to_dict(),
+            "characters": self.characters.to_dict(),
             "per_type": {label: {"gold": c.tp + c.fn, **c.to_dict()} for label, c in self.per_type.items()},
             "confusion": confusion,
             "notes": list(self.notes),
@@ -69,6 +72,7 @@ class EvaluationReport:
             ("Subtask 2 strict (spans)", self.subtask2_strict),
             ("Subtask 2 merged (spans)", self.subtask2_merged),
             ("Tokens (de-identification)", self.tokens),
+            ("PHI characters", self.characters),
         ):
             lines.append(_row(row, name, counts))
         lines += [f"Leak (subtask 1 FN / sentences): {self.leak:.4f}", "", "Subtask 1 per type:"]

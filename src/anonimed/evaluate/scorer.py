@@ -17,6 +17,7 @@ from typing import Iterable, Mapping
 from anonimed.document import Document, Span
 from anonimed.evaluate.counts import Counts
 from anonimed.evaluate.matching import (
+    character_counts,
     confusion_pairs,
     merged_counts,
     offsets_of,
@@ -57,7 +58,7 @@ def score(
     if missing:
         raise MissingPredictionError(f"{len(missing)} gold document(s) have no prediction: {_listing(missing)}")
     sentence_counts = sentence_counts or {}
-    subtask1 = strict = merged = tokens = Counts()
+    subtask1 = strict = merged = tokens = characters = Counts()
     per_type: dict[str, Counts] = {}
     confusion: Counter[tuple[str, str]] = Counter()
     sentences = split_counted = 0
@@ -69,6 +70,7 @@ def score(
         strict += set_counts(gold_offsets, predicted_offsets)
         merged += merged_counts(gold_offsets, predicted_offsets, document.text)
         tokens += token_counts(gold_offsets, predicted_offsets, document.text)
+        characters += character_counts(gold_offsets, predicted_offsets)
         for label, counts in per_type_counts(gold_items, predicted_items).items():
             per_type[label] = per_type.get(label, Counts()) + counts
         confusion += confusion_pairs(gold_items, predicted_items)
@@ -91,6 +93,7 @@ def score(
         subtask2_strict=strict,
         subtask2_merged=merged,
         tokens=tokens,
+        characters=characters,
         per_type={label: per_type.get(label, Counts()) for label in ordered_types(set(per_type))},
         confusion=confusion,
         notes=tuple(notes),
