@@ -15,18 +15,23 @@ from anonimed.formats.textio import read_text, write_text_atomic
 from anonimed.schema import UnknownLabelError, canonical_label
 
 
+# Every character that str.splitlines() breaks on: BRAT keeps one annotation a line, so inside the covered text of
+# an annotation each of them is written as a space (the offsets, not that copy, say which characters are covered).
+_LINE_BREAKS = str.maketrans({c: " " for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"})
+
+
 def _one_line(covered: str) -> str:
-    # BRAT keeps one annotation a line: line breaks inside a span are written as spaces.
-    return covered.replace("\r", " ").replace("\n", " ")
+    return covered.translate(_LINE_BREAKS)
 
 
 def parse_ann(content: str, text: str, path: str | Path = "<ann>", check_labels: bool = True) -> list[Span]:
     """Spans of an ``.ann`` file's content, checked against ``text`` (offsets in range, covered text equal)."""
     spans = []
-    for number, line in enumerate(content.splitlines(), start=1):
+    for number, line in enumerate(content.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip() or not line.startswith("T"):
             continue
-        fields = line.split("\t")
+        fields = line.split("\t", 2)  # the covered text may itself hold a tab
         if len(fields) < 2:
             raise FormatError(path, f"expected 'ID<TAB>LABEL START END<TAB>TEXT', got {line!r}", number)
         parts = fields[1].split(" ", 1)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO, Any, Iterator
 
 from anonimed.formats.errors import FormatError
 
@@ -33,16 +35,28 @@ def read_text(path: str | Path, encoding: str = "utf-8", errors: str = "strict")
 
 def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` as UTF-8 to ``path`` so that readers see the old file or the whole new one, never a part."""
-    write_bytes_atomic(path, text.encode("utf-8"))
+    with atomic_writer(path) as stream:
+        stream.write(text)
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    with atomic_writer(path, binary=True) as stream:
+        stream.write(data)
+
+
+@contextmanager
+def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO[Any]]:
+    """A stream into a temporary file that replaces ``path`` only when the ``with`` block ends without an error.
+
+    Text streams write UTF-8 with no newline translation, so a CRLF or a BOM in the text reaches the file unchanged.
+    Use it to write a long file piece by piece (a JSONL collection) without holding it all in memory.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+        with os.fdopen(handle, "wb") if binary else os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            yield stream
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)
