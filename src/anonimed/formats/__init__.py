@@ -104,6 +104,8 @@ def _guess_from_content(path: Path) -> Format:
 def guess_format(path: str | Path) -> Format:
     """The format of a file (by suffix, then content) or of a folder (by the files it holds: ``.ann`` means brat)."""
     path = Path(path)
+    if not path.exists():
+        raise FormatError(path, "does not exist")
     if path.is_dir():
         suffixes = Counter(p.suffix.lower() for p in path.iterdir() if p.is_file())
         if suffixes[".ann"]:

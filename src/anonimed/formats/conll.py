@@ -53,7 +53,7 @@ def format_conll(document: Document, scheme: Scheme = "BIOES") -> str:
     return "".join(lines)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Row:
     line: int
     text: str
