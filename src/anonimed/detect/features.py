@@ -1,0 +1,275 @@
+"""Token features for the sequence and window taggers: one list of feature strings per token.
+
+A token's own features describe its form (word, affixes, shape), its lexicon memberships (Spanish word frequency,
+the given-name and surname lists of Faker's ``es_ES`` provider), its layout (header key of its line, place in the
+line and in the note, spacing around it, runs of capitalised words) and what the pattern recognizers say about it
+(``hints``: their spans as BIOES positions).  A window of neighbours' features is then added, prefixed by their
+offset (``-1:w=de``).  The lexicons come from installed packages and are looked up at run time, so a model file
+never carries a copy of them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Iterator, Sequence
+
+from anonimed.detect.base import Detector
+from anonimed.document import Document, Span
+from anonimed.text.tagging import Scheme, repair, spans_to_tags, tags_to_spans
+from anonimed.text.tokenize import Token, tokenize
+
+# Lower-case words that may sit between two capitalised words of one name or place (``García de la Fuente``).
+_CONNECTORS = frozenset({"de", "del", "la", "las", "los", "y", "i", "el", "d", "san", "santa"})
+_SHAPE_RUNS = re.compile(r"(.)\1+")
+
+
+@dataclass(frozen=True)
+class FeatureConfig:
+    """Which feature groups to compute; stored in ``model.json`` so that a model is always fed the same features."""
+
+    window: int = 2
+    word_frequency: bool = True
+    name_lists: bool = True
+    hints: bool = True
+    layout: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> "FeatureConfig":
+        unknown = set(values) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown feature settings {sorted(unknown)}; known: {sorted(cls.__dataclass_fields__)}")
+        return cls(**values)
+
+
+@lru_cache(maxsize=1)
+def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
+    """Given names and surnames of Faker's es_ES person provider, lower-cased, one word each."""
+    from faker.providers.person.es_ES import Provider
+
+    def words(names: Sequence[str]) -> frozenset[str]:
+        return frozenset(word.lower() for name in names for word in name.split() if len(word) > 2)
+
+    given = words([*Provider.first_names_male, *Provider.first_names_female])
+    return given, words(Provider.last_names) - given
+
+
+@lru_cache(maxsize=200_000)
+def _frequency_bucket(word: str) -> str:
+    from wordfreq import zipf_frequency
+
+    return str(int(zipf_frequency(word, "es")))
+
+
+def _strip_accents(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=200_000)
+def _word_features(word: str) -> tuple[str, ...]:
+    """Features that depend on the token's text alone (cached: most words repeat)."""
+    lower = word.lower()
+    features = [f"w={lower}"]
+    if word.isalpha():
+        shape = _SHAPE_RUNS.sub(r"\1\1", "".join("X" if c.isupper() else "x" for c in word))
+        features.append(f"sh={shape}")
+        if len(word) > 3:
+            features += [f"p3={lower[:3]}", f"s3={lower[-3:]}", f"s4={lower[-4:]}"]
+        if word[0].isupper():
+            features.append("T" if word[1:].islower() or len(word) == 1 else "U")
+        features.append(f"len={min(len(word), 8)}")
+    elif word.isdigit():
+        features += ["D", f"dl={min(len(word), 12)}"]
+        if len(word) <= 2:
+            features.append(f"dv={min(int(word), 40) // 10 if int(word) > 12 else 'le12'}")
+    else:
+        features.append("P")
+    return tuple(features)
+
+
+class FeatureExtractor:
+    """Feature strings for each token of a text under a :class:`FeatureConfig`."""
+
+    def __init__(self, config: FeatureConfig = FeatureConfig()) -> None:
+        self.config = config
+        self._given, self._surnames = _name_lists() if config.name_lists else (frozenset(), frozenset())
+
+    def _lexicon_features(self, word: str) -> list[str]:
+        if not word.isalpha():
+            return []
+        features = []
+        lower = word.lower()
+        if self.config.word_frequency:
+            features.append(f"zf={_frequency_bucket(lower)}")
+        if self.config.name_lists:
+            if lower in self._given or _strip_accents(lower) in self._given:
+                features.append("GN")
+            if lower in self._surnames:
+                features.append("SN")
+        return features
+
+    def features(self, text: str, tokens: Sequence[Token], hints: Sequence[Span] = ()) -> list[list[str]]:
+        """One feature list per token: its own features, then its neighbours' (``-2:``, ``-1:``, ``+1:``, ``+2:``)."""
+        own = [list(_word_features(t.text)) + self._lexicon_features(t.text) for t in tokens]
+        # What the neighbours lend: a subset of their own features (the window would blow up otherwise).
+        lent = [[f for f in feats if not f.startswith(("p3=", "s3=", "s4=", "len="))] for feats in own]
+        if self.config.layout:
+            for feats, extra in zip(own, _layout_features(text, tokens)):
+                feats.extend(extra)
+        if self.config.hints and hints:
+            for index, tag in enumerate(spans_to_tags(tokens, hints, "BIOES")):
+                if tag != "O":
+                    own[index].append(f"pt={tag}")
+                    lent[index].append(f"pt={tag}")
+        result = []
+        count = len(tokens)
+        window = self.config.window
+        for index in range(count):
+            feats = ["bias", *own[index]]
+            for offset in range(-window, window + 1):
+                neighbour = index + offset
+                if offset == 0:
+                    continue
+                if 0 <= neighbour < count:
+                    prefix = f"{offset:+d}:"
+                    feats.extend(prefix + f for f in lent[neighbour])
+                else:
+                    feats.append(f"{offset:+d}:PAD")
+            word = own[index][0]
+            if index > 0:
+                feats.append(f"bi-={own[index - 1][0]}|{word}")
+            if index + 1 < count:
+                feats.append(f"bi+={word}|{own[index + 1][0]}")
+            result.append(feats)
+        return result
+
+
+def _layout_features(text: str, tokens: Sequence[Token]) -> list[list[str]]:
+    """Header keys, place in the line and the note, spacing and capitalised runs, for every token."""
+    line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    total_lines = len(line_starts)
+    result: list[list[str]] = [[] for _ in tokens]
+    line = -1
+    next_line_start = 0
+    line_key = previous_line_key = key = ""
+    since_colon = 0
+    tokens_in_line: list[int] = []
+
+    def finish_line() -> None:
+        if tokens_in_line:
+            result[tokens_in_line[-1]].append("EOL")
+
+    for index, token in enumerate(tokens):
+        while next_line_start <= token.start and line + 1 < total_lines:
+            finish_line()
+            line += 1
+            next_line_start = line_starts[line + 1] if line + 1 < total_lines else len(text) + 1
+            previous_line_key, line_key, key, since_colon, tokens_in_line = line_key, "", "", 0, []
+        feats = result[index]
+        if not tokens_in_line:
+            feats.append("BOL")
+            line_end = text.find("\n", token.start)
+            line_length = (len(text) if line_end < 0 else line_end) - line_starts[line]
+        tokens_in_line.append(index)
+        feats.append(f"ln={min(line, 12)}")
+        feats.append(f"le={min(total_lines - 1 - line, 3)}")
+        feats.append("short" if line_length < 80 else "long")
+        if key:
+            feats += [f"k={key}", f"sc={min(since_colon, 4)}"]
+        if line_key:
+            feats.append(f"lk={line_key}")
+        if previous_line_key:
+            feats.append(f"pk={previous_line_key}")
+        if token.start > 0 and not text[token.start - 1].isspace():
+            feats.append("glued")
+        if token.end < len(text) and not text[token.end].isspace():
+            feats.append("glued+")
+        since_colon += 1
+        if token.text == ":" and len(tokens_in_line) > 1:
+            words = [tokens[i].text.lower() for i in tokens_in_line[-4:-1] if tokens[i].text.isalpha()]
+            key = words[-1] if words else "#"
+            since_colon = 0
+            if not line_key and len(tokens_in_line) <= 8:
+                line_key = " ".join(words[-2:]) if words else "#"
+    finish_line()
+    for first, last in _capitalised_runs(tokens):
+        length = last - first + 1
+        for index in range(first, last + 1):
+            position = "S" if length == 1 else "B" if index == first else "E" if index == last else "I"
+            result[index] += [f"cr={position}", f"crl={min(length, 5)}"]
+    return result
+
+
+def _capitalised_runs(tokens: Sequence[Token]) -> list[tuple[int, int]]:
+    """Runs of capitalised words (first and last token index), bridged by name connectors like ``de la``."""
+    runs = []
+    index = 0
+    count = len(tokens)
+    while index < count:
+        if not (tokens[index].text[0].isupper() and tokens[index].text.isalpha()):
+            index += 1
+            continue
+        first = last = index
+        probe = index + 1
+        while probe < count:
+            word = tokens[probe].text
+            if word[0].isupper() and word.isalpha():
+                last = probe
+                probe += 1
+            elif word in _CONNECTORS or word == "-":
+                probe += 1
+            else:
+                break
+        runs.append((first, last))
+        index = last + 1
+    return runs
+
+
+
+class TokenTagger(ABC):
+    """A detector that tags tokens from their features: the part the CRF and the window classifier share.
+
+    ``hint_detector`` (the pattern recognizers) supplies the ``pt=`` features; its own spans are not returned here
+    (the resolver merges them).  Subclasses implement :meth:`tag`.
+    """
+
+    name: str = "tagger"
+
+    def __init__(self, extractor: FeatureExtractor, scheme: Scheme, hint_detector: Detector | None = None) -> None:
+        if extractor.config.hints and hint_detector is None:
+            raise ValueError(f"{type(self).__name__}: its features use pattern hints, but no hint detector was given")
+        self.extractor = extractor
+        self.scheme = scheme
+        self.hint_detector = hint_detector if extractor.config.hints else None
+
+    def detect(self, document: Document) -> list[Span]:
+        tokens = tokenize(document.text)
+        if not tokens:
+            return []
+        tags, scores = self.tag(self.extractor.features(document.text, tokens, hints_for(self.hint_detector, document)))
+        return tags_to_spans(tokens, repair(tags, self.scheme), scores, source=self.name)
+
+    @abstractmethod
+    def tag(self, features: list[list[str]]) -> tuple[list[str], list[float]]:
+        """The tag of each token and the model's confidence in it."""
+
+
+def hints_for(hint_detector: Detector | None, document: Document) -> list[Span]:
+    return hint_detector.detect(document) if hint_detector is not None else []
+
+
+def training_sequences(
+    documents: Iterable[Document], extractor: FeatureExtractor, scheme: Scheme, hint_detector: Detector | None
+) -> Iterator[tuple[list[list[str]], list[str]]]:
+    """Features and gold tags of each annotated document, as the taggers learn from them."""
+    for document in documents:
+        tokens = tokenize(document.text)
+        if tokens:
+            hints = hints_for(hint_detector if extractor.config.hints else None, document)
+            yield extractor.features(document.text, tokens, hints), spans_to_tags(tokens, document.spans, scheme)

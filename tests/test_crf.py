@@ -1,0 +1,78 @@
+"""Token features on a fictitious note, and a tiny CRF trained on a few MEDDOCAN notes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from anonimed.detect.crf import CrfDetector, CrfSettings, train_crf
+from anonimed.detect.features import FeatureConfig, FeatureExtractor
+from anonimed.document import Document
+from anonimed.formats.brat import read_brat_dir
+from anonimed.text.tokenize import tokenize
+
+NOTE = "Datos del paciente.\nNombre: Ernesto.\nApellidos: Rivera Bueno.\nEdad: 70 años Sexo: H.\nRemitido por: Dra. Ana de la Fuente"
+
+
+def features_of(word: str, config: FeatureConfig = FeatureConfig(hints=False)) -> list[str]:
+    tokens = tokenize(NOTE)
+    index = next(i for i, t in enumerate(tokens) if t.text == word)
+    return FeatureExtractor(config).features(NOTE, tokens)[index]
+
+
+def test_a_token_knows_its_word_shape_and_lexicons() -> None:
+    features = features_of("Ernesto")
+    assert {"w=ernesto", "sh=Xxx", "T", "GN", "s3=sto"} <= set(features)
+    assert any(f.startswith("zf=") for f in features)
+    assert "SN" in features_of("Rivera")
+
+
+def test_a_token_knows_its_header_keys_and_place_in_the_line() -> None:
+    assert {"k=nombre", "lk=nombre", "sc=0", "glued+", "ln=1"} <= set(features_of("Ernesto"))
+    assert {"k=sexo", "lk=edad"} <= set(features_of("H"))
+    assert {"BOL", "pk=nombre"} <= set(features_of("Apellidos"))
+
+
+def test_neighbours_lend_their_features_with_an_offset() -> None:
+    features = features_of("Rivera")
+    assert {"-1:w=:", "-2:w=apellidos", "+1:w=bueno", "+2:w=."} <= set(features)
+    assert "bi+=w=rivera|w=bueno" in features
+
+
+def test_capitalised_runs_bridge_name_connectors() -> None:
+    assert {"cr=B", "crl=4"} <= set(features_of("Ana"))
+    assert {"cr=E", "crl=4"} <= set(features_of("Fuente"))
+
+
+def test_hints_become_bioes_position_features() -> None:
+    from anonimed.document import Span
+
+    tokens = tokenize(NOTE)
+    start = NOTE.index("Rivera Bueno")
+    hint = Span(start, start + len("Rivera Bueno"), "NOMBRE_SUJETO_ASISTENCIA", source="patterns")
+    features = FeatureExtractor(FeatureConfig()).features(NOTE, tokens, [hint])
+    rivera = next(i for i, t in enumerate(tokens) if t.text == "Rivera")
+    assert "pt=B-NOMBRE_SUJETO_ASISTENCIA" in features[rivera]
+    assert "+1:pt=E-NOMBRE_SUJETO_ASISTENCIA" in features[rivera]
+
+
+def test_feature_config_round_trips_and_rejects_unknown_settings() -> None:
+    config = FeatureConfig(window=1, word_frequency=False)
+    assert FeatureConfig.from_dict(config.to_dict()) == config
+    with pytest.raises(ValueError, match="unknown feature settings"):
+        FeatureConfig.from_dict({"colour": True})
+
+
+def test_a_tiny_crf_learns_and_predicts_spans_with_valid_offsets(meddocan: Path, tmp_path: Path) -> None:
+    documents = read_brat_dir(meddocan / "train" / "brat")[:12]
+    extractor = FeatureExtractor(FeatureConfig(hints=False, word_frequency=False))
+    train_crf(documents[:10], tmp_path / "tiny.crfsuite", extractor, CrfSettings(max_iterations=30))
+    detector = CrfDetector(tmp_path / "tiny.crfsuite", extractor, "BIO")
+    for document in documents[10:]:
+        spans = detector.detect(Document(document.id, document.text))
+        assert spans, "a CRF trained on ten notes finds something in the next ones"
+        for span in spans:
+            assert 0 <= span.start < span.end <= len(document.text)
+            assert document.text[span.start : span.end].strip() == document.text[span.start : span.end]
+            assert 0.0 <= span.score <= 1.0 and span.source == "crf"
