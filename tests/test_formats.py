@@ -22,7 +22,10 @@ NAME, DATE, STREET = "NOMBRE_SUJETO_ASISTENCIA", "FECHAS", "CALLE"
 
 def tricky_document() -> Document:
     """A BOM, CRLF line ends, ``]]>``, a tab, a span across a line break, quotes and ampersands inside a span."""
-    text = "\ufeffNombre: Ana\r\nApellidos: Pérez\r\nGarcía\r\nNota: a]]>b\tc & \"d\"\r\nCalle: C/ \"Sol\" & Luna 3\r\n"
+    text = (
+        "\ufeffNombre: Ana\r\nApellidos: Pérez\r\nGarcía\r\n"
+        'Nota: a]]>b\tc & "d"\r\nCalle: C/ "Sol" & Luna 3\r\n'
+    )
     spans = [
         Span(text.index("Ana"), text.index("Ana") + 3, NAME),
         Span(text.index("Pérez"), text.index("García") + 6, NAME),
@@ -182,7 +185,9 @@ def test_xml_that_is_not_well_formed_names_file_and_line(tmp_path: Path):
 def test_jsonl_round_trip_keeps_scores_sources_and_metadata(tmp_path: Path):
     document = tricky_document()
     predicted = Document(
-        "caso-2", "Vive en Lleida\u2028desde 2019.", [Span(8, 14, "TERRITORIO", 0.75, "crf"), Span(21, 25, DATE, 0.5, "re")],
+        "caso-2",
+        "Vive en Lleida\u2028desde 2019.",
+        [Span(8, 14, "TERRITORIO", 0.75, "crf"), Span(21, 25, DATE, 0.5, "re")],
         {"patient": "p-7", "tags": ["a", 1]},
     )
     path = tmp_path / "docs.jsonl"

@@ -1,4 +1,4 @@
-"""``anonimed convert IN OUT --to FORMAT``: documents from one file format to another (BRAT, XML, CoNLL, JSONL, text)."""
+"""``anonimed convert IN OUT --to FORMAT``: documents from one file format to another."""
 
 from __future__ import annotations
 

@@ -9,8 +9,8 @@
 | `conll` | one ``# doc_id`` block of one file              | ``.conll``, ``.bio``, ``.bioes``, ``.tsv`` |
 
 :func:`read_documents` takes a file or a folder (the format guessed when not given), :func:`write_documents` writes
-a folder (one file per document) or a single file (``jsonl``, ``conll``), and :func:`convert` goes from one to the other,
-recording each bad file or document and going on with the rest.  Every file is written atomically.
+a folder (one file per document) or a single file (``jsonl``, ``conll``), and :func:`convert` goes from one to the
+other, recording each bad file or document and going on with the rest.  Every file is written atomically.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator
 from anonimed.document import Document
 from anonimed.formats import brat, conll, jsonl, plain, xml
 from anonimed.formats.errors import FormatError
-from anonimed.formats.textio import atomic_writer, read_text, write_text_atomic
+from anonimed.formats.textio import LINE_BREAKS, atomic_writer, read_text, write_text_atomic
 from anonimed.text.tagging import Scheme
 
 log = logging.getLogger(__name__)
@@ -162,7 +162,7 @@ def read_documents(
 
 def _stem(document: Document) -> str:
     # The id becomes a file name: refuse anything that would land outside the output folder or hide the file.
-    if not document.id or document.id.startswith(".") or any(c in document.id for c in '/\\\0\n\r'):
+    if not document.id or document.id.startswith(".") or any(c in document.id for c in "/\\\0" + LINE_BREAKS):
         raise ValueError(f"document id {document.id!r} cannot be used as a file name")
     return document.id
 

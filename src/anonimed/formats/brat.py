@@ -2,7 +2,9 @@
 
 ``T1<TAB>LABEL START END<TAB>covered text``.  Discontinuous annotations (``START END;START END``) are read as one
 span from the first start to the last end, as the MEDDOCAN scorer does.  Lines of other kinds (relations, notes,
-attributes) are ignored on reading.
+attributes) are ignored on reading.  The covered text is everything after the second tab (it may hold a tab), with
+each line-breaking character written as a space; lines are split on ``\n`` only, so a U+2028 or a form feed inside
+a span does not cut its line.
 """
 
 from __future__ import annotations
@@ -11,13 +13,13 @@ from pathlib import Path
 
 from anonimed.document import Document, Span
 from anonimed.formats.errors import FormatError
-from anonimed.formats.textio import read_text, write_text_atomic
+from anonimed.formats.textio import LINE_BREAKS, read_text, write_text_atomic
 from anonimed.schema import UnknownLabelError, canonical_label
 
 
-# Every character that str.splitlines() breaks on: BRAT keeps one annotation a line, so inside the covered text of
-# an annotation each of them is written as a space (the offsets, not that copy, say which characters are covered).
-_LINE_BREAKS = str.maketrans({c: " " for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"})
+# BRAT keeps one annotation a line, so inside the covered text of an annotation each line-breaking character is
+# written as a space (the offsets, not that copy, say which characters are covered).
+_LINE_BREAKS = str.maketrans({c: " " for c in LINE_BREAKS})
 
 
 def _one_line(covered: str) -> str:

@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 
 from anonimed.document import Document
 from anonimed.formats.errors import FormatError
-from anonimed.formats.textio import read_text
+from anonimed.formats.textio import LINE_BREAKS, read_text
 from anonimed.schema import UnknownLabelError, canonical_label
 from anonimed.text.tagging import OUTSIDE, Scheme, spans_to_tags, tags_to_spans
 from anonimed.text.tokenize import Token, tokenize
@@ -39,7 +39,7 @@ _PREFIXES = ("B", "I", "E", "S")
 
 def format_conll(document: Document, scheme: Scheme = "BIOES") -> str:
     """The CoNLL block of ``document``: its ``# doc_id`` line, then its sentences, each followed by a blank line."""
-    if not document.id.strip() or any(c in document.id for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
+    if not document.id or document.id != document.id.strip() or any(c in document.id for c in LINE_BREAKS):
         raise ValueError(f"document id {document.id!r} cannot be written on a '# doc_id = ' line")
     tokens = tokenize(document.text)
     tags = spans_to_tags(tokens, document.spans, scheme)

@@ -1,4 +1,6 @@
-"""JSON Lines: one document a line, ``{"id", "text", "spans": [{"start", "end", "label", "score", "source"}], "metadata"}``.
+"""JSON Lines: one document a line.
+
+``{"id": ..., "text": ..., "spans": [{"start", "end", "label", "score", "source"}, ...], "metadata": {...}}``.
 
 Written as UTF-8 without ``\\uXXXX`` escapes; lines are split on ``\\n`` only (JSON escapes a line feed inside a
 string, but may leave U+2028 raw, which ``str.splitlines`` would wrongly break on).  ``spans`` and ``metadata`` may be

@@ -10,6 +10,9 @@ from typing import IO, Any, Iterator
 
 from anonimed.formats.errors import FormatError
 
+#: Every character ``str.splitlines()`` breaks a line on; a value written on one line of a file must hold none of them.
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
 
 def read_text(path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> str:
     """The file's text exactly as stored: no newline translation (CRLF stays CRLF), a UTF-8 BOM kept as U+FEFF.
