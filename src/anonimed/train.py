@@ -1,0 +1,128 @@
+"""Training API: annotated BRAT folders in, a model folder (``model.json`` + the tagger's file) out.
+
+>>> info = train_model(["train/brat"], "models/crf", dev_dir="dev/brat", options=TrainOptions(seed=1))  # doctest: +SKIP
+>>> info.dev_scores["subtask1"]["f1"]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+from anonimed import __version__
+from anonimed.detect.crf import CrfSettings, train_crf
+from anonimed.detect.features import FeatureConfig, FeatureExtractor
+from anonimed.detect.window import WindowSettings, train_window
+from anonimed.document import Document
+from anonimed.formats.brat import read_brat_dir
+from anonimed.formats.errors import FormatError
+from anonimed.models import build_detector, pattern_detector
+from anonimed.models.augment import Gazetteers, augmented_copies
+from anonimed.models.folder import Kind, ModelInfo, write_model_info
+from anonimed.text.tokenize import tokenize
+
+log = logging.getLogger(__name__)
+
+MODEL_FILES: dict[Kind, str] = {"crf": "model.crfsuite", "window": "model.npz"}
+# What the shipped model does with the pattern recognizers' own spans: the tagger's spans first, then the
+# patterns' spans wherever the tagger found nothing (tuned on MEDDOCAN dev, see MODEL_CARD.md).
+DEFAULT_RESOLVER: dict[str, Any] = {"mode": "precision", "threshold": 0.0, "priorities": {"crf": 1, "window": 1}}
+_GAZETTEER_MARKER = "spanish-names-ine"
+
+
+@dataclass
+class TrainOptions:
+    kind: Kind = "crf"
+    features: FeatureConfig = field(default_factory=FeatureConfig)
+    crf: CrfSettings = field(default_factory=CrfSettings)
+    window: WindowSettings = field(default_factory=WindowSettings)
+    resolver: dict[str, Any] | None = field(default_factory=lambda: dict(DEFAULT_RESOLVER))
+    seed: int = 0
+    augment: int = 0
+    gazetteer_dir: Path | None = None
+
+
+def train_model(
+    train_dirs: Sequence[str | Path], out_dir: str | Path, dev_dir: str | Path | None = None, options: TrainOptions = TrainOptions()
+) -> ModelInfo:
+    """Train on the BRAT folders ``train_dirs``, write the model folder ``out_dir``, score it on ``dev_dir`` if given."""
+    if options.kind not in MODEL_FILES:
+        raise ValueError(f"unknown model kind {options.kind!r}: use one of {', '.join(MODEL_FILES)}")
+    out_dir = Path(out_dir)
+    documents = [document for directory in train_dirs for document in _read_annotated(directory)]
+    originals = len(documents)
+    if options.augment:
+        gazetteer_dir = options.gazetteer_dir or find_gazetteers(train_dirs[0])
+        documents += augmented_copies(documents, Gazetteers.load(gazetteer_dir), options.augment, options.seed)
+    log.info("training a %s on %d documents (%d augmented copies)", options.kind, len(documents), len(documents) - originals)
+    info = ModelInfo(
+        kind=options.kind,
+        model_file=MODEL_FILES[options.kind],
+        scheme=options.crf.scheme if options.kind == "crf" else "BIO",
+        features=options.features,
+        settings=(options.crf if options.kind == "crf" else options.window).to_dict(),
+        resolver=options.resolver,
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+    hints = pattern_detector() if options.features.hints else None
+    extractor = FeatureExtractor(options.features)
+    started = time.perf_counter()
+    if options.kind == "crf":
+        train_crf(documents, out_dir / info.model_file, extractor, options.crf, hints)
+    else:
+        train_window(documents, out_dir / info.model_file, extractor, options.window, hints)
+    seconds = time.perf_counter() - started
+    info.training = {
+        "data": [str(Path(d)) for d in train_dirs],
+        "documents": originals,
+        "augmented_copies": len(documents) - originals,
+        "augment": options.augment,
+        "seed": options.seed,
+        "seconds": round(seconds, 1),
+        "anonimed_version": __version__,
+    }
+    log.info("trained in %.0f s", seconds)
+    if dev_dir is not None:
+        info.dev_scores = score_on(info, out_dir, dev_dir)
+    write_model_info(out_dir, info)
+    return info
+
+
+def score_on(info: ModelInfo, model_dir: Path, dev_dir: str | Path) -> dict[str, Any]:
+    """MEDDOCAN scores of the model folder's detector on the annotated folder ``dev_dir``, and its speed."""
+    from anonimed.evaluate import score
+
+    detector = build_detector(info, model_dir / info.model_file)
+    gold = _read_annotated(dev_dir)
+    started = time.perf_counter()
+    predictions = {document.id: detector.detect(document) for document in gold}
+    seconds = time.perf_counter() - started
+    report = score(gold, predictions).to_dict()
+    tokens = sum(len(tokenize(document.text)) for document in gold)
+    scores = {key: report[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged", "per_type")}
+    scores.update(data=str(Path(dev_dir)), documents=len(gold), tokens_per_second=round(tokens / seconds))
+    log.info(
+        "dev: subtask 1 P/R/F1 %.4f/%.4f/%.4f, subtask 2 merged R %.4f, %d tokens/s",
+        *(report["subtask1"][k] for k in ("precision", "recall", "f1")), report["subtask2_merged"]["recall"],
+        scores["tokens_per_second"],
+    )
+    return scores
+
+
+def _read_annotated(directory: str | Path) -> list[Document]:
+    documents = read_brat_dir(directory)
+    if not documents:
+        raise FormatError(directory, "holds no annotated notes (NAME.txt with NAME.ann)")
+    return documents
+
+
+def find_gazetteers(start: str | Path) -> Path:
+    """The shared data folder (the one holding ``spanish-names-ine/``) among ``start`` and its parents."""
+    for folder in [Path(start).resolve(), *Path(start).resolve().parents]:
+        if (folder / _GAZETTEER_MARKER).is_dir():
+            return folder
+    raise FormatError(start, f"no gazetteer folder ({_GAZETTEER_MARKER}/...) here or above; pass the data folder explicitly")

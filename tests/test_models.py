@@ -1,0 +1,75 @@
+"""Model folders: train → model.json + model file → load_detector; the shipped default model finds a name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from anonimed.detect.features import FeatureConfig
+from anonimed.detect.crf import CrfSettings
+from anonimed.document import Document
+from anonimed.formats.brat import write_brat, read_brat_dir
+from anonimed.formats.errors import FormatError
+from anonimed.models import DEFAULT_MODEL_DIR, ModelNotFoundError, load_detector
+from anonimed.models.augment import swap_entities
+from anonimed.train import TrainOptions, train_model
+
+NOTE = "Nombre: Ernesto.\nApellidos: Rivera Bueno.\n"
+
+
+def test_the_shipped_model_finds_the_patient_name() -> None:
+    if not (DEFAULT_MODEL_DIR / "model.json").is_file():
+        pytest.skip("the shipped default model is not built yet")
+    detector = load_detector()
+    assert load_detector("default") is detector, "the default model is loaded once and shared"
+    spans = detector.detect(Document("note", NOTE))
+    found = {(NOTE[s.start : s.end], s.label) for s in spans}
+    assert ("Ernesto", "NOMBRE_SUJETO_ASISTENCIA") in found
+    assert ("Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA") in found
+
+
+def test_anything_but_a_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelNotFoundError, match="not a model"):
+        load_detector("no-such-model")
+    with pytest.raises(FormatError, match="model.json"):
+        load_detector(str(tmp_path))
+    (tmp_path / "model.json").write_text(json.dumps({"format_version": 1, "kind": "hmm"}))
+    with pytest.raises(FormatError, match="unknown model kind 'hmm'"):
+        load_detector(str(tmp_path))
+
+
+@pytest.mark.parametrize("kind", ["crf", "window"])
+def test_train_writes_a_model_folder_that_loads(kind: str, meddocan: Path, tmp_path: Path) -> None:
+    train_dir, dev_dir = tmp_path / "train", tmp_path / "dev"
+    documents = read_brat_dir(meddocan / "train" / "brat")[:10]
+    for document in documents[:8]:
+        write_brat(document, train_dir)
+    for document in documents[8:]:
+        write_brat(document, dev_dir)
+    options = TrainOptions(
+        kind=kind, features=FeatureConfig(hints=False, word_frequency=False), crf=CrfSettings(max_iterations=20), resolver=None
+    )
+    info = train_model([train_dir], tmp_path / "model", dev_dir, options)
+    stored = json.loads((tmp_path / "model" / "model.json").read_text())
+    assert stored["kind"] == kind and stored["training"]["documents"] == 8
+    assert info.dev_scores is not None and 0.0 < stored["dev_scores"]["subtask1"]["f1"] <= 1.0
+    detector = load_detector(str(tmp_path / "model"))
+    spans = detector.detect(Document("x", documents[9].text))
+    assert all(0 <= s.start < s.end <= len(documents[9].text) for s in spans)
+
+
+def test_swapping_entities_moves_every_later_span_exactly() -> None:
+    import random
+
+    from anonimed.models.augment import Gazetteers
+    from anonimed.document import Span
+
+    text = "Nombre: Ernesto Rivera. Vive en Lugo (España). Fecha: 03/03/1946."
+    spans = [Span(8, 22, "NOMBRE_SUJETO_ASISTENCIA"), Span(32, 36, "TERRITORIO"), Span(38, 44, "PAIS"), Span(54, 64, "FECHAS")]
+    gazetteers = Gazetteers(("Lucía",), ("Castellanos", "Ortiz"), ("Villanueva de la Serena",), ("06700",), ("Perú",), ())
+    copy = swap_entities(Document("n", text, spans), gazetteers, random.Random(3))
+    assert [copy.text[s.start : s.end] for s in copy.spans][1:] == ["Villanueva de la Serena", "Perú", "03/03/1946"]
+    assert copy.text[copy.spans[0].start : copy.spans[0].end] in {"Castellanos Ortiz", "Ortiz Castellanos", "Ortiz Ortiz", "Castellanos Castellanos"}
+    assert copy.text.startswith("Nombre: ") and copy.text.endswith(". Fecha: 03/03/1946.")
