@@ -10,6 +10,15 @@ from typing import IO, Any, Iterator
 
 from anonimed.formats.errors import FormatError
 
+def _default_file_mode() -> int:
+    # mkstemp creates files readable by their owner only; a finished output gets the mode a plain open() would give.
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+_FILE_MODE = _default_file_mode()
+
 #: Every character ``str.splitlines()`` breaks a line on; a value written on one line of a file must hold none of them.
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
@@ -62,6 +71,7 @@ def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO[Any]]:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
+        os.chmod(temporary, _FILE_MODE)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
