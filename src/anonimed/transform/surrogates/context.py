@@ -1,0 +1,105 @@
+"""What the surrogate generators of one document share: keyed randomness, the date offset, the patient's sex and
+the surrogates already chosen (so that a street e-mail or a partial name agrees with what came before)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from anonimed.document import Document
+from anonimed.transform.keys import Keyring
+from anonimed.transform.surrogates.text import fold
+
+FEMALE_WORDS = frozenset({"mujer", "femenino", "femenina", "f", "hembra", "nina", "nena", "dona", "noia", "senora"})
+MALE_WORDS = frozenset({"hombre", "varon", "masculino", "h", "macho", "nino", "nen", "home", "noi", "senor"})
+
+_CATALAN_MARKERS = frozenset({"amb", "els", "dels", "anys", "seva", "aquest", "pel", "per", "va", "mesos", "i"})
+_SPANISH_MARKERS = frozenset({"con", "los", "del", "anos", "su", "este", "por", "el", "meses", "y", "que"})
+
+
+@dataclass(frozen=True)
+class SurrogateOptions:
+    """``sex``: "keep" the patient's sex as written, or "swap" it; ``min_date_shift``/``max_date_shift`` bound the
+    per-patient date offset in days (its remainder modulo a year stays away from 0, so that even a month or a
+    day-and-month changes)."""
+
+    sex: str = "keep"
+    min_date_shift: int = 365
+    max_date_shift: int = 3 * 365
+
+    def __post_init__(self) -> None:
+        if self.sex not in ("keep", "swap"):
+            raise ValueError(f"sex option must be 'keep' or 'swap', got {self.sex!r}")
+        if not 0 < self.min_date_shift <= self.max_date_shift:
+            raise ValueError(f"invalid date shift range {self.min_date_shift}..{self.max_date_shift}")
+
+
+@dataclass
+class PersonSurrogate:
+    """A surrogate name as parts, for building e-mail addresses from it."""
+
+    given: list[str]
+    surnames: list[str]
+
+
+@dataclass
+class SurrogateContext:
+    document: Document
+    keyring: Keyring
+    options: SurrogateOptions = field(default_factory=SurrogateOptions)
+    memo: dict[tuple[str, ...], str] = field(default_factory=dict)
+    people: list[tuple[str, PersonSurrogate]] = field(default_factory=list)
+    salt: str = ""
+
+    @property
+    def scope(self) -> str:
+        """Entities are shared across documents only with a key; otherwise each document is its own world."""
+        return "" if self.keyring.cross_document else f"doc:{self.document.id}"
+
+    def random(self, *parts: str) -> random.Random:
+        return self.keyring.random(self.scope, self.salt, *parts)
+
+    def retry(self, attempt: int) -> "SurrogateContext":
+        """The same context (shared memory of the document) drawing other values, for a draw that hit the original."""
+        return replace(self, salt=f"retry:{attempt}")
+
+    @cached_property
+    def date_offset(self) -> int:
+        """Days added to every date of the patient: one per patient key (metadata "patient"), else one per document."""
+        patient = self.document.metadata.get("patient")
+        rng = self.keyring.random("date-offset", f"patient:{patient}" if patient else f"doc:{self.document.id}")
+        low, high = self.options.min_date_shift, self.options.max_date_shift
+        while True:
+            days = rng.randint(low, high)
+            if 31 <= days % 365 <= 334:
+                return days if rng.random() < 0.5 else -days
+
+    @cached_property
+    def patient_gender(self) -> str | None:
+        """"F" or "M" when a sex span of the document says so."""
+        for span in self.document.spans:
+            if span.label == "SEXO_SUJETO_ASISTENCIA":
+                word = fold(self.document.span_text(span)).replace(" ", "")
+                if word in FEMALE_WORDS:
+                    return "F"
+                if word in MALE_WORDS:
+                    return "M"
+        return None
+
+    @cached_property
+    def catalan(self) -> bool:
+        """Whether the note is written in Catalan (more Catalan than Spanish function words), for generated words."""
+        words = fold(self.document.text).split()
+        catalan = sum(w in _CATALAN_MARKERS for w in words)
+        return catalan > sum(w in _SPANISH_MARKERS for w in words)
+
+    def remember_person(self, label: str, person: PersonSurrogate) -> None:
+        self.people.append((label, person))
+
+    def latest_person(self) -> PersonSurrogate | None:
+        """The clinician named last, else the last person named (e-mail addresses in notes are the referring doctor's)."""
+        for label, person in reversed(self.people):
+            if label == "NOMBRE_PERSONAL_SANITARIO":
+                return person
+        return self.people[-1][1] if self.people else None

@@ -1,0 +1,94 @@
+"""One generator per PHI type, and the rules that hold for all of them.
+
+:func:`surrogate` remembers what it gave for each (type, original) in the document, so an entity gets one surrogate
+everywhere, and retries with a new draw until the surrogate differs from the original (ages and sex, which are kept
+on purpose, are the exception).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from anonimed.schema import LABELS, canonical_label
+from anonimed.transform.surrogates import dates, facts, names, numbers, places
+from anonimed.transform.surrogates.context import SurrogateContext
+from anonimed.transform.surrogates.text import fold
+
+Generator = Callable[[str, SurrogateContext], str]
+
+# Types whose value is kept by design: ages (only 90+ is generalised) and the patient's sex (unless swapped).
+KEPT_TYPES = frozenset({"EDAD_SUJETO_ASISTENCIA", "SEXO_SUJETO_ASISTENCIA"})
+
+
+def _date(original: str, context: SurrogateContext) -> str:
+    shifted = dates.shift_dates(original, context)
+    if shifted is not None:
+        return shifted
+    # No date layout found (a festivity, "Navidad"): the digits, if any, change; a word becomes a shifted month.
+    if re.search(r"\d", original):
+        return numbers.reshape(original, context.random("date", fold(original)))
+    month = context.random("date", fold(original)).randrange(12)
+    return dates.MONTHS["ca" if context.catalan else "es"][month]
+
+
+def _name(label: str) -> Generator:
+    return lambda original, context: names.person_surrogate(original, label, context)
+
+
+def _identifier(label: str) -> Generator:
+    return lambda original, context: numbers.identifier(original, label, context)
+
+
+def _relative(original: str, context: SurrogateContext) -> str:
+    return facts.relative(original, context, lambda name: names.person_surrogate(name, "FAMILIARES_SUJETO_ASISTENCIA", context))
+
+
+def _internet_address(original: str, context: SurrogateContext) -> str:
+    network = numbers.network_address(original, context.random("net", fold(original)))
+    return network or numbers.url(original, context)
+
+
+GENERATORS: dict[str, Generator] = {
+    "NOMBRE_SUJETO_ASISTENCIA": _name("NOMBRE_SUJETO_ASISTENCIA"),
+    "NOMBRE_PERSONAL_SANITARIO": _name("NOMBRE_PERSONAL_SANITARIO"),
+    "PROFESION": facts.profession,
+    "HOSPITAL": places.hospital,
+    "CENTRO_SALUD": places.health_centre,
+    "INSTITUCION": places.institution,
+    "CALLE": places.street,
+    "TERRITORIO": places.territory,
+    "PAIS": places.country,
+    "EDAD_SUJETO_ASISTENCIA": dates.generalise_age,
+    "FECHAS": _date,
+    "NUMERO_TELEFONO": lambda original, context: numbers.phone(original, "NUMERO_TELEFONO", context),
+    "NUMERO_FAX": lambda original, context: numbers.phone(original, "NUMERO_FAX", context),
+    "CORREO_ELECTRONICO": numbers.email,
+    "URL_WEB": numbers.url,
+    "SEXO_SUJETO_ASISTENCIA": facts.sex,
+    "FAMILIARES_SUJETO_ASISTENCIA": _relative,
+    "OTROS_SUJETO_ASISTENCIA": facts.other_fact,
+    "DIREC_PROT_INTERNET": _internet_address,
+    **{label: _identifier(label) for label in LABELS if label.startswith(("ID_", "IDENTIF_", "NUMERO_BENEF", "OTRO_"))},
+}
+assert set(GENERATORS) == set(LABELS), "every PHI type needs a surrogate generator"
+
+_ATTEMPTS = 8
+
+
+def surrogate(label: str, original: str, context: SurrogateContext) -> str:
+    """A realistic replacement of ``original`` (a ``label`` mention), the same for the same entity in the document."""
+    label = canonical_label(label)
+    memo_key = (label, fold(original), original.isupper())
+    if memo_key in context.memo:
+        return context.memo[memo_key]
+    generate = GENERATORS[label]
+    new = generate(original, context)
+    attempt = 0
+    while fold(new) == fold(original) and label not in KEPT_TYPES and attempt < _ATTEMPTS:
+        attempt += 1
+        new = generate(original, context.retry(attempt))
+    if fold(new) == fold(original) and label not in KEPT_TYPES:
+        raise RuntimeError(f"no surrogate different from the original could be made for a {label} mention")
+    context.memo[memo_key] = new
+    return new

@@ -1,0 +1,103 @@
+"""Person names: each word of a mention is replaced on its own, keeping the mention's shape.
+
+Titles (``Dr.``, ``Sra.``), particles (``de``, ``del``, ``i``), initials, punctuation and spacing stay where they are;
+given names become given names of the same sex and surnames become surnames.  Because every word is mapped through
+the same keyed choice, a partial mention agrees with the full one: ``Ernesto Rivera Bueno`` … ``Sr. Rivera`` gives
+``Julián Soler Pardo`` … ``Sr. Soler``.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+from anonimed.transform.surrogates import pools
+from anonimed.transform.surrogates.context import PersonSurrogate, SurrogateContext
+from anonimed.transform.surrogates.text import fold, match_case
+
+_WORD = re.compile(r"[^\W\d_]+\.?")
+FEMALE_TITLES = frozenset({"dra", "sra", "srta", "dna", "dª", "dona", "na"})
+MALE_TITLES = frozenset({"dr", "sr", "d", "don", "en"})
+PARTICLES = frozenset({"de", "del", "la", "las", "los", "y", "i", "e", "da", "dos", "van", "von"})
+
+
+def person_surrogate(original: str, label: str, context: SurrogateContext) -> str:
+    words = list(_WORD.finditer(original))
+    titles = [m for m in words if fold(m.group().rstrip(".")) in FEMALE_TITLES | MALE_TITLES]
+    title_gender = _title_gender(titles)
+    name_words = [
+        m for m in words
+        if m not in titles and fold(m.group()) not in PARTICLES and len(m.group().rstrip(".")) > 1
+    ]
+    given_count = _given_count(name_words, has_title=bool(titles))
+    gender = _mention_gender(name_words[:given_count], title_gender, label, context, original)
+    person = PersonSurrogate([], [])
+    pieces, cursor = [], 0
+    for match in words:
+        word = match.group()
+        if match in titles or fold(word) in PARTICLES:
+            continue
+        if len(word.rstrip(".")) == 1:
+            new = _initial(word, context)
+        elif name_words.index(match) < given_count:
+            new = _given_name(word, gender, context)
+            person.given.append(new)
+        else:
+            new = _surname(word, context)
+            person.surnames.append(new)
+        pieces.append(original[cursor : match.start()])
+        pieces.append(match_case(word, new))
+        cursor = match.end()
+    pieces.append(original[cursor:])
+    context.remember_person(label, person)
+    return "".join(pieces)
+
+
+def _title_gender(titles: list[re.Match[str]]) -> str | None:
+    for title in titles:
+        key = fold(title.group().rstrip("."))
+        if key in FEMALE_TITLES:
+            return "F"
+        if key in {"sr", "don", "d", "en"}:  # "Dr." is written for women too, so only these say "male"
+            return "M"
+    return None
+
+
+def _given_count(name_words: list[re.Match[str]], has_title: bool) -> int:
+    """How many leading words are given names: the known given names in front (``Rivera Bueno`` alone, as in an
+    ``Apellidos:`` field, is all surnames), and never all of several words after a title (``Dr. Martín León``)."""
+    known = pools.given_name_genders()
+    count = 0
+    while count < len(name_words) and fold(name_words[count].group()) in known:
+        count += 1
+    return min(count, len(name_words) - 1) if has_title and len(name_words) > 1 else count
+
+
+def _mention_gender(
+    given: list[re.Match[str]], title_gender: str | None, label: str, context: SurrogateContext, original: str
+) -> str:
+    known = pools.given_name_genders()
+    for word in given:
+        if known.get(fold(word.group())):
+            return known[fold(word.group())]
+    if title_gender:
+        return title_gender
+    if label == "NOMBRE_SUJETO_ASISTENCIA" and context.patient_gender:
+        return context.patient_gender
+    return context.random("gender", fold(original)).choice("FM")
+
+
+def _given_name(word: str, gender: str, context: SurrogateContext) -> str:
+    catalan = fold(word) in pools.catalan_given_names()
+    rng = context.random("given", gender, fold(word))
+    return pools.given_names(gender, catalan).pick(rng, avoid=word).split()[0]
+
+
+def _surname(word: str, context: SurrogateContext) -> str:
+    return pools.surnames().pick(context.random("surname", fold(word)), avoid=word)
+
+
+def _initial(word: str, context: SurrogateContext) -> str:
+    letter = word[0].upper()
+    choices = [c for c in string.ascii_uppercase if c != letter and c not in "KQWXY"]
+    return context.random("initial", letter).choice(choices) + word[1:]
