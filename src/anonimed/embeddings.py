@@ -113,7 +113,7 @@ class WordEmbeddings:
     def load(cls, path: str | Path) -> "WordEmbeddings":
         with np.load(path, allow_pickle=False) as stored:
             min_n, max_n = (int(x) for x in stored["ngram_range"])
-            return cls(list(stored["words"]), stored["word_vectors"], stored["ngram_vectors"], min_n, max_n)
+            return cls([str(word) for word in stored["words"]], stored["word_vectors"], stored["ngram_vectors"], min_n, max_n)
 
 
 def train_embeddings(
