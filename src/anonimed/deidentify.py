@@ -8,12 +8,22 @@
 
 from __future__ import annotations
 
+import json
+import sys
+import time
+from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import IO, Any, Callable, Iterable, Mapping
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
+from anonimed.formats import get_format
+from anonimed.formats.brat import read_brat
+from anonimed.formats.errors import FormatError
+from anonimed.formats.jsonl import format_jsonl_line
+from anonimed.formats.textio import atomic_writer, read_text, write_text_atomic
 from anonimed.transform import (
     Keyring,
     Replacement,
@@ -109,3 +119,167 @@ def _config(
     if isinstance(operators, str):
         return build_config([operators], key=key)
     return build_config(list(operators), key=key)
+
+
+# --- Batches of files: what ``anonimed deidentify`` runs ----------------------------------------------------------
+
+OUTPUT_FORMATS = ("text", "brat", "xml", "jsonl")
+STDIO = "-"
+
+
+@dataclass
+class BatchSummary:
+    documents: int = 0
+    spans: Counter = field(default_factory=Counter)
+    failures: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        failed = f", {len(self.failures)} failed" if self.failures else ""
+        head = f"{self.documents} documents de-identified, {sum(self.spans.values())} PHI spans in {self.seconds:.1f} s{failed}"
+        return [head] + [f"  {label}: {count}" for label, count in self.spans.most_common()]
+
+
+@dataclass(frozen=True)
+class _Source:
+    """One input note: where it is read from and where (relative to OUTPUT) its results go."""
+
+    path: Path | None  # None: standard input
+    relative: Path
+
+
+def deidentify_files(
+    deidentifier: Deidentifier,
+    input_path: str | Path,
+    output_path: str | Path,
+    output_format: str = "text",
+    gold_spans: bool = False,
+    audit_path: str | Path | None = None,
+    audit_originals: bool = False,
+    progress: Callable[[list[Any]], Iterable[Any]] = lambda items: items,
+) -> BatchSummary:
+    """De-identify a file, a folder of ``*.txt`` (recursively) or standard input (``-``) into ``output_path``.
+
+    ``text``: the new text (a file, a folder mirroring the input, or ``-``); ``brat``/``xml``: a folder of files with
+    the spans of the new text; ``jsonl``: one file (or ``-``).  ``gold_spans`` takes the spans from the ``.ann``
+    beside each note instead of the detector.  A note that fails is recorded with its file name and nothing is written
+    for it; the others go on.  Inputs are never overwritten.
+    """
+    if output_format not in OUTPUT_FORMATS:
+        raise ValueError(f"unknown output format {output_format!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
+    sources = _sources(Path(input_path) if str(input_path) != STDIO else None)
+    if gold_spans and any(source.path is None for source in sources):
+        raise ValueError("--gold-spans needs notes in files (their .ann beside them), not standard input")
+    output = None if str(output_path) == STDIO else Path(output_path)
+    _refuse_overwrite(sources, input_path, output)
+    # A single note as text goes to the file OUTPUT, unless OUTPUT is a folder; a folder of notes mirrors into OUTPUT.
+    into_folder = output is not None and (Path(input_path).is_dir() or output.is_dir())
+    summary = BatchSummary()
+    started = time.perf_counter()
+    with ExitStack() as stack:
+        collection = _collection(stack, output, output_format, len(sources))
+        audit = stack.enter_context(atomic_writer(audit_path)) if audit_path is not None else None
+        for source in progress(sources):
+            name = str(source.path) if source.path else "<stdin>"
+            try:
+                document = _read(source, gold_spans)
+                result = deidentifier.transform(document) if gold_spans else deidentifier.deidentify(document)
+                written = _write(result, source, output, output_format, collection, into_folder)
+            except (OSError, ValueError, RuntimeError) as error:
+                summary.failures[name] = str(error)
+                continue
+            if audit is not None:
+                audit.write(_audit_line(result, name, written, audit_originals))
+            summary.documents += 1
+            summary.spans.update(r.input.label for r in result.replacements)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _sources(input_path: Path | None) -> list[_Source]:
+    if input_path is None:
+        return [_Source(None, Path("stdin.txt"))]
+    if input_path.is_dir():
+        files = sorted(p for p in input_path.rglob("*.txt") if p.is_file())
+        if not files:
+            raise FormatError(input_path, "holds no .txt notes")
+        return [_Source(p, p.relative_to(input_path)) for p in files]
+    if not input_path.is_file():
+        raise FormatError(input_path, "does not exist")
+    return [_Source(input_path, Path(input_path.name))]
+
+
+def _refuse_overwrite(sources: list[_Source], input_path: str | Path, output: Path | None) -> None:
+    if output is None or str(input_path) == STDIO:
+        return
+    source_root = Path(input_path).resolve()
+    target = output.resolve()
+    if target == source_root or (source_root.is_dir() and source_root in target.parents):
+        raise ValueError(f"{output}: the output must not be the input or lie inside it (inputs are never overwritten)")
+    inputs = {s.path.resolve() for s in sources if s.path}
+    inputs |= {p.with_suffix(".ann") for p in inputs}
+    if target in inputs:
+        raise ValueError(f"{output}: is an input file (inputs are never overwritten)")
+
+
+def _collection(stack: ExitStack, output: Path | None, output_format: str, count: int) -> IO[str] | None:
+    """The one stream that all documents go to (JSONL, or text to stdout); None when each document has its files."""
+    if output_format == "jsonl":
+        return sys.stdout if output is None else stack.enter_context(atomic_writer(output))
+    if output is None:
+        if output_format != "text" or count != 1:
+            raise ValueError("output '-' (standard output) takes one note as text, or any number as jsonl")
+        return sys.stdout
+    return None
+
+
+def _read(source: _Source, gold_spans: bool) -> Document:
+    if source.path is None:
+        data = sys.stdin.buffer.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise FormatError("<stdin>", f"is not valid UTF-8: byte {error.start} cannot be decoded") from None
+        return Document("stdin", text, metadata={"path": STDIO})
+    if gold_spans:
+        if not source.path.with_suffix(".ann").is_file():
+            raise FormatError(source.path.with_suffix(".ann"), "does not exist (--gold-spans reads the spans from it)")
+        return read_brat(source.path)
+    return Document(source.path.stem, read_text(source.path), metadata={"path": str(source.path)})
+
+
+def _write(result: Result, source: _Source, output: Path | None, output_format: str, collection: IO[str] | None,
+           into_folder: bool) -> str:
+    """Write one result; returns where it went (for the audit)."""
+    document = result.document
+    if collection is not None:
+        collection.write(format_jsonl_line(document) if output_format == "jsonl" else result.text)
+        return str(output or STDIO)
+    assert output is not None
+    if output_format == "text":
+        target = output / source.relative if into_folder else output
+        write_text_atomic(target, result.text)
+        return str(target)
+    folder = output / source.relative.parent
+    for suffix, content in get_format(output_format).files(document, "BIOES").items():
+        write_text_atomic(folder / f"{document.id}{suffix}", content)
+    return str(folder / document.id)
+
+
+def _audit_line(result: Result, name: str, written: str, with_originals: bool) -> str:
+    """One JSON line: the document, where it went, and every replaced span (its original text only on request)."""
+    spans = []
+    for replacement in result.replacements:
+        entry: dict[str, Any] = {
+            "label": replacement.input.label,
+            "input": [replacement.input.start, replacement.input.end],
+            "output": [replacement.output.start, replacement.output.end] if replacement.output else None,
+            "score": replacement.input.score,
+            "source": replacement.input.source,
+            "operator": replacement.operator,
+        }
+        if with_originals:
+            entry["original"] = replacement.original
+        spans.append(entry)
+    record = {"document": result.input.id, "input": name, "output": written, "spans": spans}
+    return json.dumps(record, ensure_ascii=False) + "\n"

@@ -1,14 +1,61 @@
-"""`anonimed deidentify` (placeholder until its issue lands)."""
+"""``anonimed deidentify INPUT OUTPUT``: replace the PHI of notes (a file, a folder or ``-``) by surrogates or tags."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+
+from tqdm import tqdm
+
+from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files
+from anonimed.transform import build_config, load_settings, read_key
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser("deidentify", help="(not available yet)")
+    parser = commands.add_parser(
+        "deidentify",
+        help="replace the PHI of notes by realistic surrogates (or tags, masks, pseudonyms)",
+        description=(
+            "Reads INPUT (a .txt file, a folder of .txt notes searched recursively, or - for standard input) and "
+            "writes the de-identified notes to OUTPUT (a file or folder; - for standard output)."
+        ),
+    )
+    parser.add_argument("input", metavar="INPUT")
+    parser.add_argument("output", metavar="OUTPUT")
+    parser.add_argument("--model", default=None, help="a model name or model folder (default: the shipped model)")
+    parser.add_argument(
+        "--operator", action="append", default=[], metavar="[TYPE=]OPERATOR",
+        help="tag, tag:coarse, redact, redact:MARKER, mask, mask:keep, hash, hash:LENGTH or surrogate (the default), "
+        "for every type or for one TYPE (a PHI type, group or coarse class); repeatable, later ones win",
+    )
+    parser.add_argument("--config", help="a YAML or TOML file: default, operators (TYPE: OPERATOR), sex (keep|swap)")
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default: text)")
+    parser.add_argument("--key", metavar="FILE", help="secret key file: stable surrogates and hashes across runs")
+    parser.add_argument("--seed", type=int, help="reproducible surrogates without a key (per document)")
+    parser.add_argument("--gold-spans", action="store_true", help="replace the spans of the .ann beside each note")
+    parser.add_argument("--audit", metavar="FILE", help="write a JSONL audit: each replaced span, per document")
+    parser.add_argument("--audit-originals", action="store_true", help="put the original texts in the audit too")
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
-    raise NotImplementedError("anonimed deidentify is not available yet")
+    key = read_key(arguments.key) if arguments.key else None
+    settings = load_settings(arguments.config) if arguments.config else None
+    config = build_config(arguments.operator, settings, key)
+    deidentifier = Deidentifier(model=arguments.model, operators=config, key=key, seed=arguments.seed)
+    if not arguments.gold_spans:
+        _ = deidentifier.detector  # load the model now: a missing model is one clear error, not one per note
+    summary = deidentify_files(
+        deidentifier,
+        arguments.input,
+        arguments.output,
+        output_format=arguments.format,
+        gold_spans=arguments.gold_spans,
+        audit_path=arguments.audit,
+        audit_originals=arguments.audit_originals,
+        progress=lambda items: tqdm(items, desc="deidentify", unit="doc", file=sys.stderr, disable=len(items) < 2 or None),
+    )
+    for name, problem in summary.failures.items():
+        print(f"failed: {name}: {problem}", file=sys.stderr)
+    print("\n".join(summary.lines()), file=sys.stderr)
+    return 1 if summary.failures else 0

@@ -88,7 +88,8 @@ def _mention_gender(
 
 
 def _given_name(word: str, gender: str, context: SurrogateContext) -> str:
-    catalan = fold(word) in pools.catalan_given_names()
+    # Catalan names in a Catalan note, or for a name only Catalan uses (Faker's Spanish list has "Jordi" too).
+    catalan = context.catalan or fold(word) in pools.catalan_given_names()
     rng = context.random("given", gender, fold(word))
     return pools.given_names(gender, catalan).pick(rng, avoid=word).split()[0]
 

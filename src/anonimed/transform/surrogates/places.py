@@ -2,8 +2,8 @@
 
 Each original province (named, or read from the first two digits of a postal code) maps to one surrogate province
 through a keyed choice, so ``Sevilla`` … ``41009`` becomes ``Zamora`` … ``49xxx`` everywhere.  A town that is not a
-province capital becomes the capital of the document's surrogate province: no pip package ships Spain's
-municipalities offline, and a capital always agrees with its province and postal code.
+province capital becomes the capital of the surrogate of the first province the note names: no pip package ships
+Spain's municipalities offline, and a capital always agrees with its province and postal code.
 """
 
 from __future__ import annotations
@@ -68,8 +68,7 @@ def home_province(context: SurrogateContext) -> int:
                 code = _province_of(context.document.span_text(span))
                 if code is not None:
                     break
-        home = surrogate_province(code, context) if code else context.random("home", context.document.id).choice(
-            list(provinces()))
+        home = surrogate_province(code, context) if code else context.random("home").choice(list(provinces()))
         cached = context.memo[("home-province",)] = str(home)
     return int(cached)
 
@@ -144,9 +143,19 @@ def _street_name(rng, catalan: bool) -> str:
     return rng.choice((surname, f"{given} {surname}", f"Doctor {surname}", f"{given}", f"de {surname}"))
 
 
+def _city_of_institution(original: str, context: SurrogateContext, rng) -> str:
+    """The surrogate city of the place an institution's name mentions (``Hospital General de Alicante``), else a
+    random one: it depends on the name only, so the institution keeps its surrogate across documents with a key."""
+    words = fold(original)
+    for place, code in _province_by_place().items():
+        if re.search(rf"\b{re.escape(place)}\b", words):
+            return provinces()[surrogate_province(code, context)][1]
+    return provinces()[rng.choice(list(provinces()))][1]
+
+
 def hospital(original: str, context: SurrogateContext) -> str:
     rng = context.random("hospital", fold(original))
-    city = provinces()[home_province(context)][1]
+    city = _city_of_institution(original, context, rng)
     saint = _saint(rng)
     forms = (
         f"Hospital Universitario {saint}", f"Hospital General de {city}", f"Hospital Clínico Universitario de {city}",
@@ -159,13 +168,13 @@ def hospital(original: str, context: SurrogateContext) -> str:
 def health_centre(original: str, context: SurrogateContext) -> str:
     rng = context.random("centre", fold(original))
     prefix = re.match(r"\s*(?:centro de salud|c\.?\s?s\.?|cap|centre d'atenci[oó] prim[aà]ria|consultorio)\s+", original, re.I)
-    place = rng.choice((pools.surnames().pick(rng), _saint(rng), provinces()[home_province(context)][1]))
+    place = rng.choice((pools.surnames().pick(rng), _saint(rng), _city_of_institution(original, context, rng)))
     return _styled(original, (prefix.group().strip() if prefix else "Centro de Salud") + " " + place)
 
 
 def institution(original: str, context: SurrogateContext) -> str:
     rng = context.random("institution", fold(original))
-    city = provinces()[home_province(context)][1]
+    city = _city_of_institution(original, context, rng)
     forms = (
         f"Universidad de {city}", f"Instituto de Medicina Legal de {city}", f"Fundación {pools.surnames().pick(rng)}",
         f"Residencia {_saint(rng)}", f"Colegio {_saint(rng)}", f"Ayuntamiento de {city}",
