@@ -1,0 +1,98 @@
+"""The neural detector: the ONNX network run by onnxruntime, CRF decoding in numpy.  No torch on this path.
+
+A model folder holds ``model.json`` (kind ``"neural"``, config, tags, chars, training facts and dev scores),
+``tagger.onnx`` (the network up to the emission scores), ``transitions.npy`` and ``boundaries.npy`` (the CRF), and
+``embeddings.npz`` (the word vectors the model reads, float16, with the n-gram table for unseen words).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from anonimed.detect.neural.decoding import CrfWeights
+from anonimed.detect.neural.encoding import Batch, TokenEncoder, document_sentences, length_batches
+from anonimed.document import Document, Span
+from anonimed.embeddings import WordEmbeddings
+from anonimed.text.tagging import tags_to_spans
+from anonimed.text.tokenize import Token
+
+MODEL_KIND = "neural"
+NETWORK_FILE = "tagger.onnx"
+EMBEDDINGS_FILE = "embeddings.npz"
+INPUT_NAMES = ("word_vectors", "char_ids", "casing", "lengths")
+
+EmissionFunction = Callable[[Batch], np.ndarray]
+
+
+def sentences_to_spans(
+    sentences: Sequence[Sequence[Token]],
+    encoder: TokenEncoder,
+    emissions_of: EmissionFunction,
+    crf: CrfWeights,
+    tags: Sequence[str],
+    source: str,
+    batch_size: int = 64,
+) -> list[Span]:
+    """Spans of the best tag path of every sentence; a span's score is the mean marginal of its tokens' tags."""
+    tag_names = np.array(tags, dtype=object)
+    spans: list[Span] = []
+    for indices in length_batches([len(s) for s in sentences], batch_size):
+        group = [sentences[i] for i in indices]
+        batch = encoder.batch(group)
+        emissions = emissions_of(batch).astype(np.float64)
+        paths = crf.viterbi(emissions, batch.lengths)
+        chosen = np.take_along_axis(crf.marginals(emissions, batch.lengths), paths[:, :, None], axis=2)[:, :, 0]
+        for row, tokens in enumerate(group):
+            if not paths[row, : len(tokens)].any():
+                continue  # all O: nothing to decode
+            path = paths[row, : len(tokens)]
+            spans.extend(tags_to_spans(tokens, list(tag_names[path]), chosen[row, : len(tokens)].tolist(), source))
+    return sorted(spans)
+
+
+class NeuralDetector:
+    """A BiLSTM-CRF tagger loaded from a model folder (see the module docstring)."""
+
+    def __init__(self, model_dir: str | Path, name: str = "neural") -> None:
+        import onnxruntime  # imported here so that the package imports without it
+
+        model_dir = Path(model_dir)
+        manifest_path = model_dir / "model.json"
+        if not manifest_path.is_file():
+            raise FileNotFoundError(f"{model_dir}: not a model folder (no model.json)")
+        self.manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        if self.manifest.get("kind") != MODEL_KIND:
+            raise ValueError(f"{manifest_path}: kind is {self.manifest.get('kind')!r}, expected {MODEL_KIND!r}")
+        self.name = name
+        self.tags: list[str] = self.manifest["tags"]
+        self.crf = CrfWeights.load(model_dir)
+        self.encoder = TokenEncoder(
+            WordEmbeddings.load(model_dir / EMBEDDINGS_FILE), self.manifest["chars"], self.manifest["config"]["max_token_chars"]
+        )
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1  # small matrices: a second thread costs more than it gives
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(
+            str(model_dir / NETWORK_FILE), options, providers=["CPUExecutionProvider"]
+        )
+
+    def emissions(self, batch: Batch) -> np.ndarray:
+        return self.session.run(["emissions"], batch.inputs())[0]
+
+    def detect(self, document: Document) -> list[Span]:
+        sentences = document_sentences(document)
+        if not sentences:
+            return []
+        return sentences_to_spans(sentences, self.encoder, self.emissions, self.crf, self.tags, self.name)
+
+    def detect_all(self, documents: Iterable[Document]) -> dict[str, list[Span]]:
+        return {document.id: self.detect(document) for document in documents}
+
+
+def load_neural(model_dir: str | Path, name: str = "neural") -> NeuralDetector:
+    """The detector of a model folder written by :func:`anonimed.detect.neural.train_neural`."""
+    return NeuralDetector(model_dir, name)

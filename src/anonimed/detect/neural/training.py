@@ -1,0 +1,297 @@
+"""Training the BiLSTM-CRF with PyTorch on CPU and writing the model folder (ONNX network + numpy CRF + vectors).
+
+Seeded; Adam; sentence batches of similar length; early stopping on the dev subtask-1 F1 of our MEDDOCAN scorer,
+computed through the same decoding code the shipped detector uses.  The dev scores stored in ``model.json`` are those
+of the exported model run by onnxruntime, so they are the figures of what ships.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import io
+import json
+import logging
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import torch
+
+from anonimed.detect.neural.config import NeuralConfig
+from anonimed.detect.neural.decoding import CrfWeights
+from anonimed.detect.neural.encoding import Batch, TokenEncoder, document_sentences
+from anonimed.detect.neural.inference import (
+    EMBEDDINGS_FILE,
+    INPUT_NAMES,
+    MODEL_KIND,
+    NETWORK_FILE,
+    load_neural,
+    sentences_to_spans,
+)
+from anonimed.detect.neural.network import Crf, Tagger
+from anonimed.detect.neural.tagset import allowed_moves, bioes_tags
+from anonimed.document import Document
+from anonimed.embeddings import WordEmbeddings, normalise
+from anonimed.evaluate import score
+from anonimed.formats.textio import write_bytes_atomic, write_text_atomic
+from anonimed.text.tagging import repair, spans_to_tags
+from anonimed.text.tokenize import Token
+
+log = logging.getLogger(__name__)
+CHAR_MIN_COUNT = 2  # rarer characters are read as "unknown" in training too, so that id learns something
+
+
+def model_embeddings(source: WordEmbeddings, documents: Sequence[Document]) -> WordEmbeddings:
+    """The rows a model stores: the source vocabulary plus every training word (unseen ones from n-grams), float16.
+
+    The n-gram table comes along so that words first met at prediction time get a vector too.
+    """
+    extra = sorted({normalise(t.text) for d in documents for s in document_sentences(d) for t in s} - set(source.index))
+    vectors = [source.word_vectors.astype(np.float16)]
+    if extra:
+        vectors.append(np.stack([source.vector(word) for word in extra]).astype(np.float16))
+    return WordEmbeddings(
+        list(source.words) + extra, np.concatenate(vectors), source.ngram_vectors.astype(np.float16), source.min_n, source.max_n
+    )
+
+
+def char_inventory(sentences: Sequence[Sequence[Token]]) -> list[str]:
+    counts = Counter(char for sentence in sentences for token in sentence for char in token.text)
+    return sorted(char for char, count in counts.items() if count >= CHAR_MIN_COUNT)
+
+
+def tagged_sentences(documents: Sequence[Document], tag_ids: Mapping[str, int]) -> list[tuple[list[Token], list[int]]]:
+    """Sentences with gold BIOES tag ids, repaired per sentence (an entity a sentence cut in two becomes two)."""
+    examples = []
+    for document in documents:
+        for tokens in document_sentences(document):
+            spans = [s for s in document.spans if s.start < tokens[-1].end and s.end > tokens[0].start]
+            tags = repair(spans_to_tags(tokens, spans, "BIOES"), "BIOES")
+            examples.append((tokens, [tag_ids[tag] for tag in tags]))
+    return examples
+
+
+def _tensors(batch: Batch) -> tuple[torch.Tensor, ...]:
+    return tuple(torch.from_numpy(array) for array in (batch.word_vectors, batch.char_ids, batch.casing, batch.lengths))
+
+
+def _epoch_batches(lengths: Sequence[int], batch_size: int, rng: np.random.Generator) -> list[np.ndarray]:
+    # Shuffle, then sort pools of 20 batches by length: batches vary from epoch to epoch but carry little padding.
+    order = rng.permutation(len(lengths))
+    pool = 20 * batch_size
+    batches = []
+    for start in range(0, len(order), pool):
+        chunk = order[start : start + pool]
+        chunk = chunk[np.argsort([lengths[i] for i in chunk], kind="stable")]
+        batches.extend(chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size))
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
+class _Averager:
+    """Exponential moving average of parameters (DiSMed); ``swapped_in`` evaluates with the averaged weights."""
+
+    def __init__(self, modules: Sequence[torch.nn.Module], decay: float) -> None:
+        self.parameters = [p for m in modules for p in m.parameters()]
+        self.decay = decay
+        self.shadow = [p.detach().clone() for p in self.parameters]
+
+    @torch.no_grad()
+    def update(self) -> None:
+        for shadow, parameter in zip(self.shadow, self.parameters):
+            shadow.mul_(self.decay).add_(parameter.detach(), alpha=1.0 - self.decay)
+
+    @torch.no_grad()
+    def swap(self) -> None:
+        for shadow, parameter in zip(self.shadow, self.parameters):
+            current = parameter.detach().clone()
+            parameter.copy_(shadow)
+            shadow.copy_(current)
+
+
+def crf_weights(crf: Crf) -> CrfWeights:
+    transitions, start, end = (t.detach().numpy().astype(np.float64) for t in crf.scores())
+    return CrfWeights(transitions, start, end)
+
+
+def torch_emissions(tagger: Tagger) -> Callable[[Batch], np.ndarray]:
+    def emissions(batch: Batch) -> np.ndarray:
+        with torch.no_grad():
+            return tagger(*_tensors(batch)).numpy()
+
+    return emissions
+
+
+def predict_with_torch(
+    tagger: Tagger, crf: Crf, encoder: TokenEncoder, tags: Sequence[str], documents: Sequence[Document]
+) -> dict[str, list]:
+    tagger.eval()
+    weights, emissions = crf_weights(crf), torch_emissions(tagger)
+    predictions = {}
+    for document in documents:
+        sentences = document_sentences(document)
+        predictions[document.id] = sentences_to_spans(sentences, encoder, emissions, weights, tags, "neural") if sentences else []
+    return predictions
+
+
+def export_onnx(tagger: Tagger, example: Batch) -> bytes:
+    tagger.eval()
+    buffer = io.BytesIO()
+    token_axes = {0: "sentences", 1: "tokens"}
+    with warnings.catch_warnings():
+        # Known and harmless here: the TorchScript exporter is deprecated (pinned torch keeps it), nn.LSTM's shape
+        # checks are traced as constants, and the LSTM batch-size caveat concerns h0/c0 inputs, which we do not use
+        # (tests/test_neural.py runs the export at other batch sizes against torch).
+        warnings.simplefilter("ignore")
+        _export(tagger, example, buffer, token_axes)
+    return buffer.getvalue()
+
+
+def _export(tagger: Tagger, example: Batch, buffer: io.BytesIO, token_axes: dict[int, str]) -> None:
+    torch.onnx.export(
+        tagger,
+        _tensors(example),
+        buffer,
+        input_names=list(INPUT_NAMES),
+        output_names=["emissions"],
+        dynamic_axes={
+            "word_vectors": token_axes,
+            "char_ids": {**token_axes, 2: "chars"},
+            "casing": token_axes,
+            "lengths": {0: "sentences"},
+            "emissions": token_axes,
+        },
+        opset_version=17,
+        dynamo=False,  # the TorchScript exporter handles nn.LSTM and dynamic axes without extra packages
+    )
+
+
+def _npy_bytes(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
+
+
+def write_model(
+    out_dir: Path, tagger: Tagger, crf: Crf, encoder: TokenEncoder, tags: Sequence[str], example: Batch, manifest: dict
+) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_bytes_atomic(out_dir / NETWORK_FILE, export_onnx(tagger, example))
+    weights = crf_weights(crf)
+    write_bytes_atomic(out_dir / "transitions.npy", _npy_bytes(weights.transitions.astype(np.float32)))
+    write_bytes_atomic(out_dir / "boundaries.npy", _npy_bytes(np.stack([weights.start, weights.end]).astype(np.float32)))
+    buffer = io.BytesIO()
+    embeddings = encoder.embeddings
+    np.savez_compressed(
+        buffer,
+        words=np.array(embeddings.words),
+        word_vectors=embeddings.word_vectors.astype(np.float16),
+        ngram_vectors=embeddings.ngram_vectors.astype(np.float16),
+        ngram_range=np.array([embeddings.min_n, embeddings.max_n]),
+    )
+    write_bytes_atomic(out_dir / EMBEDDINGS_FILE, buffer.getvalue())
+    manifest = {**manifest, "kind": MODEL_KIND, "tags": list(tags), "chars": encoder.chars}
+    write_text_atomic(out_dir / "model.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
+
+
+def train_neural(
+    train_docs: Sequence[Document],
+    dev_docs: Sequence[Document],
+    out_dir: str | Path,
+    config: NeuralConfig = NeuralConfig(),
+    seed: int = 13,
+    *,
+    embeddings: str | Path | WordEmbeddings,
+    dev_sentence_counts: Mapping[str, int] | None = None,
+) -> dict:
+    """Train on ``train_docs``, stop early on ``dev_docs`` and write the model folder ``out_dir``.
+
+    ``embeddings`` are the frozen word vectors (a ``.npz`` of :mod:`anonimed.embeddings` or the loaded object).
+    Returns the dev scores of the exported model (``score(...).to_dict()``), the epoch log and timings.
+    """
+    started = time.perf_counter()
+    out_dir = Path(out_dir)
+    if not train_docs or not dev_docs:
+        raise ValueError(f"training needs training and dev documents, got {len(train_docs)} and {len(dev_docs)}")
+    torch.manual_seed(seed)
+    torch.set_num_threads(config.threads)
+    rng = np.random.default_rng(seed)
+    source = embeddings if isinstance(embeddings, WordEmbeddings) else WordEmbeddings.load(embeddings)
+
+    tags = bioes_tags(span.label for document in train_docs for span in document.spans)
+    tag_ids = {tag: index for index, tag in enumerate(tags)}
+    examples = tagged_sentences(train_docs, tag_ids)
+    encoder = TokenEncoder(
+        model_embeddings(source, train_docs), char_inventory([tokens for tokens, _ in examples]), config.max_token_chars
+    )
+    tagger = Tagger(config, len(encoder.chars), encoder.embeddings.dim, len(tags))
+    crf = Crf(*allowed_moves(tags))
+    optimizer = torch.optim.Adam([*tagger.parameters(), *crf.parameters()], lr=config.learning_rate)
+    averager = _Averager([tagger, crf], config.ema_decay) if config.ema_decay else None
+    log.info("%d training sentences, %d tags, %d chars, %d word rows", len(examples), len(tags), len(encoder.chars), len(encoder.embeddings.words))
+
+    lengths = [len(tokens) for tokens, _ in examples]
+    best_f1, best_epoch, best_state, history = -1.0, 0, None, []
+    for epoch in range(1, config.max_epochs + 1):
+        epoch_started = time.perf_counter()
+        tagger.train()
+        total_loss = 0.0
+        for indices in _epoch_batches(lengths, config.batch_size, rng):
+            batch = encoder.batch([examples[i][0] for i in indices])
+            gold = np.zeros(batch.casing.shape, dtype=np.int64)
+            for row, i in enumerate(indices):
+                gold[row, : lengths[i]] = examples[i][1]
+            mask = torch.from_numpy(np.arange(gold.shape[1])[None, :] < batch.lengths[:, None])
+            loss = crf.negative_log_likelihood(tagger(*_tensors(batch)), torch.from_numpy(gold), mask) / len(indices)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_([*tagger.parameters(), *crf.parameters()], config.gradient_clip)
+            optimizer.step()
+            if averager:
+                averager.update()
+            total_loss += loss.item() * len(indices)
+        train_seconds = time.perf_counter() - epoch_started
+        if averager:
+            averager.swap()
+        report = score(dev_docs, predict_with_torch(tagger, crf, encoder, tags, dev_docs), dev_sentence_counts)
+        f1 = report.subtask1.f1
+        if f1 > best_f1:
+            best_f1, best_epoch = f1, epoch
+            best_state = (copy.deepcopy(tagger.state_dict()), copy.deepcopy(crf.state_dict()))
+        if averager:
+            averager.swap()
+        history.append(
+            {"epoch": epoch, "loss": total_loss / len(examples), "dev_f1": f1, "train_seconds": round(train_seconds, 1),
+             "seconds": round(time.perf_counter() - epoch_started, 1)}
+        )
+        log.info("epoch %d: loss %.3f, dev subtask-1 F1 %.4f (best %.4f at %d), %.0f s", epoch, history[-1]["loss"], f1, best_f1, best_epoch, history[-1]["seconds"])
+        minutes = (time.perf_counter() - started) / 60
+        if epoch - best_epoch >= config.patience or minutes >= config.max_minutes:
+            break
+
+    assert best_state is not None
+    tagger.load_state_dict(best_state[0])
+    crf.load_state_dict(best_state[1])
+    training_seconds = time.perf_counter() - started
+    manifest = {
+        "config": config.to_dict(),
+        "seed": seed,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "training_data": {
+            "train_documents": len(train_docs), "train_sentences": len(examples),
+            "train_tokens": sum(lengths), "dev_documents": len(dev_docs),
+            "embeddings": str(embeddings) if not isinstance(embeddings, WordEmbeddings) else "(in memory)",
+        },
+        "best_epoch": best_epoch,
+        "epochs": history,
+        "training_seconds": round(training_seconds, 1),
+    }
+    write_model(out_dir, tagger, crf, encoder, tags, encoder.batch([examples[0][0]]), manifest)
+    detector = load_neural(out_dir)
+    dev_scores = score(dev_docs, detector.detect_all(dev_docs), dev_sentence_counts).to_dict()
+    manifest["dev_scores"] = {key: dev_scores[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged")}
+    write_text_atomic(out_dir / "model.json", json.dumps({**detector.manifest, **manifest}, ensure_ascii=False, indent=1) + "\n")
+    return {"dev_scores": dev_scores, "best_epoch": best_epoch, "epochs": history, "training_seconds": training_seconds}
