@@ -56,6 +56,7 @@ def run(arguments: argparse.Namespace) -> int:
         progress=lambda items: tqdm(items, desc="deidentify", unit="doc", file=sys.stderr, disable=len(items) < 2 or None),
     )
     for name, problem in summary.failures.items():
-        print(f"failed: {name}: {problem}", file=sys.stderr)
+        # Read errors already name their file; others get it in front.
+        print(f"failed: {problem}" if problem.startswith(name) else f"failed: {name}: {problem}", file=sys.stderr)
     print("\n".join(summary.lines()), file=sys.stderr)
     return 1 if summary.failures else 0

@@ -133,7 +133,9 @@ def _render(match: re.Match[str], date: dt.date, language: str) -> str:
     groups = match.groupdict()
     replacements = {}
     if groups.get("day"):
-        replacements["day"] = _pad(date.day, groups["day"])
+        # "17/03/2013" pads its days ("05/03/2013"); "20 de marzo" does not ("5 de marzo"), "05 de marzo" does.
+        numeric = bool(groups.get("month"))
+        replacements["day"] = _pad(date.day, groups["day"]) if numeric else _pad_if_zero(date.day, groups["day"])
     if groups.get("month"):
         replacements["month"] = _pad(date.month, groups["month"])
     if groups.get("month_name"):
@@ -155,6 +157,10 @@ def _render(match: re.Match[str], date: dt.date, language: str) -> str:
 
 def _pad(value: int, original: str) -> str:
     return f"{value:02d}" if len(original) == 2 else str(value)
+
+
+def _pad_if_zero(value: int, original: str) -> str:
+    return f"{value:02d}" if original.startswith("0") else str(value)
 
 
 def _year_text(year: int, original: str) -> str:
@@ -195,4 +201,4 @@ def generalise_age(original: str, context: SurrogateContext) -> str:
     if after and not after.startswith(("a", "añ")):  # 95 días, 92 meses: not a number of years
         return original
     more = "o més" if context.catalan else "o más"
-    return f"{original[: match.start()]}90 {more}{original[match.end():]}"
+    return f"{original[: match.start()]}90 {more.upper() if original.isupper() else more}{original[match.end():]}"

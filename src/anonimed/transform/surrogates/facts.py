@@ -28,8 +28,12 @@ _KIN = {
     "esposo": "marido", "mujer": "esposa", "esposa": "mujer", "pareja": "compañera", "padres": "abuelos",
     "abuelos": "tíos", "tios": "padres", "hermanos": "primos", "primos": "hermanos", "hijos": "sobrinos",
     "familiares": "allegados", "pare": "avi", "avi": "pare", "mare": "àvia", "avia": "mare", "germa": "cosí",
-    "cosi": "germà", "germana": "cosina", "cosina": "germana", "fill": "nebot", "filla": "neboda",
+    "cosi": "germà", "germana": "cosina", "cosina": "germana", "fill": "nebot", "filla": "neboda", "dona": "parella",
+    "marit": "company", "parella": "companya",
 }
+# Kinship words of women, for the sex of a name that follows one ("hija Amaia").
+_FEMALE_KIN = frozenset({"madre", "abuela", "tia", "hermana", "prima", "hija", "sobrina", "nieta", "esposa", "mujer",
+                         "mare", "avia", "germana", "cosina", "filla", "neboda", "dona", "companya", "compañera"})
 
 
 def profession(original: str, context: SurrogateContext) -> str:
@@ -50,14 +54,18 @@ _WORD = re.compile(r"[^\W\d_]+")
 _CAPITALISED_RUN = re.compile(r"(?<!\w)[A-ZÁÉÍÓÚÑÇ][^\W\d_]+(?:\s+(?:de\s+|del\s+)?[A-ZÁÉÍÓÚÑÇ][^\W\d_]+)*")
 
 
-def relative(original: str, context: SurrogateContext, name_surrogate: Callable[[str], str]) -> str:
+def relative(
+    original: str, context: SurrogateContext, name_surrogate: Callable[[str, str | None], str]
+) -> str:
     """Kinship words become another relative, names in the mention surrogate names; ages stay."""
+    kin_words = [fold(w) for w in _WORD.findall(original) if fold(w) in _KIN]
+    gender = ("F" if kin_words[0] in _FEMALE_KIN else "M") if kin_words else None
 
     def new_names(match: re.Match[str]) -> str:
         first, _, rest = match.group().partition(" ")
         if fold(first) in _KIN:  # "Hermana María José": the kinship word is not a name
-            return first + " " + name_surrogate(rest) if rest.strip() else first
-        return name_surrogate(match.group())
+            return first + " " + name_surrogate(rest, gender) if rest.strip() else first
+        return name_surrogate(match.group(), gender)
 
     def new_kin(match: re.Match[str]) -> str:
         kin = _KIN.get(fold(match.group()))
@@ -67,7 +75,7 @@ def relative(original: str, context: SurrogateContext, name_surrogate: Callable[
     new = _WORD.sub(new_kin, original) if with_names == original else _kin_outside_names(original, with_names, new_kin)
     if fold(new) == fold(original):
         rng = context.random("relative", fold(original))
-        new = reshape(original, rng) if re.search(r"\d", original) else match_case(original.strip(), "allegados")
+        new = reshape(original, rng) if re.search(r"\d", original) else match_case(original.strip(), "familiar")
     return new
 
 

@@ -2,7 +2,7 @@
 
 :func:`surrogate` remembers what it gave for each (type, original) in the document, so an entity gets one surrogate
 everywhere, and retries with a new draw until the surrogate differs from the original (ages and sex, which are kept
-on purpose, are the exception).
+on purpose, are the exception; a mention that no generator can vary gets new characters or a tag).
 """
 
 from __future__ import annotations
@@ -41,7 +41,10 @@ def _identifier(label: str) -> Generator:
 
 
 def _relative(original: str, context: SurrogateContext) -> str:
-    return facts.relative(original, context, lambda name: names.person_surrogate(name, "FAMILIARES_SUJETO_ASISTENCIA", context))
+    def name_surrogate(name: str, gender: str | None) -> str:
+        return names.person_surrogate(name, "FAMILIARES_SUJETO_ASISTENCIA", context, gender=gender, given_first=True)
+
+    return facts.relative(original, context, name_surrogate)
 
 
 def _internet_address(original: str, context: SurrogateContext) -> str:
@@ -76,10 +79,17 @@ assert set(GENERATORS) == set(LABELS), "every PHI type needs a surrogate generat
 _ATTEMPTS = 8
 
 
+def _last_resort(label: str, original: str, context: SurrogateContext) -> str:
+    """For a mention no generator can vary (a detector's stray ``0`` or ``-`` as a name): new characters of the same
+    kinds, or, with no letter or digit to change, the type's name in brackets."""
+    reshaped = numbers.reshape(original, context.random("last-resort", label, fold(original)))
+    return reshaped if fold(reshaped) != fold(original) else f"[{label}]"
+
+
 def surrogate(label: str, original: str, context: SurrogateContext) -> str:
     """A realistic replacement of ``original`` (a ``label`` mention), the same for the same entity in the document."""
     label = canonical_label(label)
-    memo_key = (label, fold(original), original.isupper())
+    memo_key = (label, original)
     if memo_key in context.memo:
         return context.memo[memo_key]
     generate = GENERATORS[label]
@@ -89,6 +99,6 @@ def surrogate(label: str, original: str, context: SurrogateContext) -> str:
         attempt += 1
         new = generate(original, context.retry(attempt))
     if fold(new) == fold(original) and label not in KEPT_TYPES:
-        raise RuntimeError(f"no surrogate different from the original could be made for a {label} mention")
+        new = _last_resort(label, original, context)
     context.memo[memo_key] = new
     return new

@@ -21,7 +21,11 @@ MALE_TITLES = frozenset({"dr", "sr", "d", "don", "en"})
 PARTICLES = frozenset({"de", "del", "la", "las", "los", "y", "i", "e", "da", "dos", "van", "von"})
 
 
-def person_surrogate(original: str, label: str, context: SurrogateContext) -> str:
+def person_surrogate(
+    original: str, label: str, context: SurrogateContext, gender: str | None = None, given_first: bool = False
+) -> str:
+    """The surrogate of a name mention.  ``gender`` ("F"/"M") says the person's sex when the text around the mention
+    does (``hija Amaia``); ``given_first`` says a lone unknown word is a given name rather than a surname."""
     words = list(_WORD.finditer(original))
     titles = [m for m in words if fold(m.group().rstrip(".")) in FEMALE_TITLES | MALE_TITLES]
     title_gender = _title_gender(titles)
@@ -29,8 +33,8 @@ def person_surrogate(original: str, label: str, context: SurrogateContext) -> st
         m for m in words
         if m not in titles and fold(m.group()) not in PARTICLES and len(m.group().rstrip(".")) > 1
     ]
-    given_count = _given_count(name_words, has_title=bool(titles))
-    gender = _mention_gender(name_words[:given_count], title_gender, label, context, original)
+    given_count = _given_count(name_words, has_title=bool(titles), given_first=given_first)
+    gender = _mention_gender(name_words[:given_count], gender or title_gender, label, context, original)
     person = PersonSurrogate([], [])
     pieces, cursor = [], 0
     for match in words:
@@ -63,13 +67,16 @@ def _title_gender(titles: list[re.Match[str]]) -> str | None:
     return None
 
 
-def _given_count(name_words: list[re.Match[str]], has_title: bool) -> int:
+def _given_count(name_words: list[re.Match[str]], has_title: bool, given_first: bool) -> int:
     """How many leading words are given names: the known given names in front (``Rivera Bueno`` alone, as in an
-    ``Apellidos:`` field, is all surnames), and never all of several words after a title (``Dr. Martín León``)."""
+    ``Apellidos:`` field, is all surnames), else the first of three or more words (``Iñaki Arregui Mendizábal``),
+    and never all of several words after a title (``Dr. Martín León``)."""
     known = pools.given_name_genders()
     count = 0
     while count < len(name_words) and fold(name_words[count].group()) in known:
         count += 1
+    if count == 0 and (len(name_words) >= 3 or (given_first and name_words)):
+        count = 1
     return min(count, len(name_words) - 1) if has_title and len(name_words) > 1 else count
 
 
