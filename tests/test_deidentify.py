@@ -67,6 +67,14 @@ def test_same_key_same_output_and_seed_reproducible(tmp_path):
         model=FakeDetector(), seed=3).deidentify(NOTE).text
 
 
+def test_a_patient_key_shifts_all_notes_of_the_patient_alike():
+    deidentifier = Deidentifier(model=FakeDetector(), key=b"k")
+    first = deidentifier.deidentify("Ingreso: 03/03/2016.", "n1", patient="P7")
+    second = deidentifier.deidentify("Alta: 10/03/2016.", "n2", patient="P7")
+    shifted = [parse_date(r.text[r.spans[0].start : r.spans[0].end]) for r in (first, second)]
+    assert (shifted[1] - shifted[0]).days == 7
+
+
 def test_operators_by_spec_mapping_and_file(tmp_path):
     config = tmp_path / "ops.toml"
     config.write_text('default = "tag"\n')
@@ -126,6 +134,13 @@ def test_cli_stdin_to_stdout(monkeypatch, capsys, fake_model):
         "Nombre: [NOMBRE_SUJETO_ASISTENCIA]. Fecha de ingreso: [FECHAS]. Alta: [FECHAS]. Remitida por la Dra. "
         "[NOMBRE_PERSONAL_SANITARIO].\n"
     )
+
+
+def test_cli_sex_swap_and_xml_output(tmp_path):
+    assert main(["deidentify", str(EXAMPLES), str(tmp_path / "out"), "--gold-spans", "--format", "xml",
+                 "--sex", "swap", "--seed", "1"]) == 0
+    xml = (tmp_path / "out" / "nota-02-neumologia.xml").read_text(encoding="utf-8")
+    assert "Sexo: Hombre" in xml and "SEXO_SUJETO_ASISTENCIA" in xml
 
 
 def test_cli_jsonl_output(tmp_path, fake_model):

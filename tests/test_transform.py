@@ -96,7 +96,9 @@ def test_bad_specs_are_clear_errors(spec):
 
 def test_yaml_and_toml_configuration(tmp_path):
     yaml_file = tmp_path / "ops.yaml"
-    yaml_file.write_text("default: tag\nsex: swap\noperators:\n  FECHAS: mask:keep\n  ID: {operator: hash, length: 8}\n")
+    yaml_file.write_text(
+        "default: tag\nsex: swap\noperators:\n  FECHAS: mask:keep\n  ID: {operator: hash, length: 8}\n"
+    )
     toml_file = tmp_path / "ops.toml"
     toml_file.write_text('default = "tag:coarse"\n[operators]\nNAME = "surrogate"\n')
     config = build_config(settings=load_settings(yaml_file), key=b"k")

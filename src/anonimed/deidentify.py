@@ -88,13 +88,19 @@ class Deidentifier:
             self._model = load_detector(self._model)
         return self._model
 
-    def deidentify(self, text_or_document: str | Document, document_id: str = "text") -> Result:
-        """Detect PHI in the text (a document's own spans are ignored) and replace it."""
-        document = (
-            text_or_document
-            if isinstance(text_or_document, Document)
-            else Document(document_id, text_or_document)
-        )
+    def deidentify(
+        self, text_or_document: str | Document, document_id: str = "text", patient: str | None = None
+    ) -> Result:
+        """Detect PHI in the text (a document's own spans are ignored) and replace it.
+
+        ``patient`` names the patient, so that all of their notes get one date offset (else each note has its own).
+        """
+        if isinstance(text_or_document, Document):
+            document = text_or_document
+        else:
+            document = Document(document_id, text_or_document)
+        if patient is not None:
+            document = Document(document.id, document.text, document.spans, {**document.metadata, "patient": patient})
         detected = document.with_spans(self.detector.detect(document))
         return self.transform(detected)
 
@@ -114,7 +120,8 @@ def _config(
         return operators
     if isinstance(operators, Mapping):
         return build_config(settings=operators, key=key)
-    if isinstance(operators, Path) or (isinstance(operators, str) and Path(operators).suffix in (".yaml", ".yml", ".toml", ".json")):
+    is_file = isinstance(operators, str) and Path(operators).suffix in (".yaml", ".yml", ".toml", ".json")
+    if isinstance(operators, Path) or is_file:
         return build_config(settings=load_settings(operators), key=key)
     if isinstance(operators, str):
         return build_config([operators], key=key)
@@ -136,7 +143,8 @@ class BatchSummary:
 
     def lines(self) -> list[str]:
         failed = f", {len(self.failures)} failed" if self.failures else ""
-        head = f"{self.documents} documents de-identified, {sum(self.spans.values())} PHI spans in {self.seconds:.1f} s{failed}"
+        spans = sum(self.spans.values())
+        head = f"{self.documents} documents de-identified, {spans} PHI spans in {self.seconds:.1f} s{failed}"
         return [head] + [f"  {label}: {count}" for label, count in self.spans.most_common()]
 
 

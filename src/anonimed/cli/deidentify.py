@@ -29,6 +29,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "for every type or for one TYPE (a PHI type, group or coarse class); repeatable, later ones win",
     )
     parser.add_argument("--config", help="a YAML or TOML file: default, operators (TYPE: OPERATOR), sex (keep|swap)")
+    parser.add_argument("--sex", choices=("keep", "swap"), help="keep the patient's sex as written (default) or swap it")
     parser.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--key", metavar="FILE", help="secret key file: stable surrogates and hashes across runs")
     parser.add_argument("--seed", type=int, help="reproducible surrogates without a key (per document)")
@@ -40,7 +41,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     key = read_key(arguments.key) if arguments.key else None
-    settings = load_settings(arguments.config) if arguments.config else None
+    settings = load_settings(arguments.config) if arguments.config else {}
+    if arguments.sex:
+        settings["sex"] = arguments.sex
     config = build_config(arguments.operator, settings, key)
     deidentifier = Deidentifier(model=arguments.model, operators=config, key=key, seed=arguments.seed)
     if not arguments.gold_spans:
@@ -53,7 +56,9 @@ def run(arguments: argparse.Namespace) -> int:
         gold_spans=arguments.gold_spans,
         audit_path=arguments.audit,
         audit_originals=arguments.audit_originals,
-        progress=lambda items: tqdm(items, desc="deidentify", unit="doc", file=sys.stderr, disable=len(items) < 2 or None),
+        progress=lambda items: tqdm(
+            items, desc="deidentify", unit="doc", file=sys.stderr, disable=len(items) < 2 or None
+        ),
     )
     for name, problem in summary.failures.items():
         # Read errors already name their file; others get it in front.

@@ -3,7 +3,7 @@ the surrogates already chosen (so that a street e-mail or a partial name agrees 
 
 from __future__ import annotations
 
-import random
+from random import Random
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -57,7 +57,7 @@ class SurrogateContext:
         """Entities are shared across documents only with a key; otherwise each document is its own world."""
         return "" if self.keyring.cross_document else f"doc:{self.document.id}"
 
-    def random(self, *parts: str) -> random.Random:
+    def random(self, *parts: str) -> Random:
         return self.keyring.random(self.scope, self.salt, *parts)
 
     def retry(self, attempt: int) -> "SurrogateContext":
@@ -98,7 +98,7 @@ class SurrogateContext:
         self.people.append((label, person))
 
     def latest_person(self) -> PersonSurrogate | None:
-        """The clinician named last, else the last person named (e-mail addresses in notes are the referring doctor's)."""
+        """The clinician named last, else the last person named (an e-mail in a note is the referring doctor's)."""
         for label, person in reversed(self.people):
             if label == "NOMBRE_PERSONAL_SANITARIO":
                 return person

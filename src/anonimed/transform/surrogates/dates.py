@@ -21,15 +21,16 @@ MONTHS = {
            "desembre"),
 }
 _MONTH_NAMES = sorted({m for names in MONTHS.values() for m in names} | {"setiembre"}, key=len, reverse=True)
-_MONTH = rf"(?P<month_name>(?:{'|'.join(_MONTH_NAMES)})|(?:{'|'.join(sorted({m[:3] for n in MONTHS.values() for m in n}))})\.?)"
+_ABBREVIATIONS = sorted({m[:3] for names in MONTHS.values() for m in names})
+_MONTH = rf"(?P<month_name>(?:{'|'.join(_MONTH_NAMES)})|(?:{'|'.join(_ABBREVIATIONS)})\.?)"
 _YEAR = r"(?P<year>\d\.\d{3}|\d{4}|'?\d{2})"
 _JOIN = r"(?P<join>\s+de\s+|\s+del\s+|\s+d'|\s+|\s*,\s*|\s*-\s*|/)"
 _LAYOUTS = (
     rf"(?P<day>\d{{1,2}})(?P<sep>[/.\-])(?P<month>\d{{1,2}})(?P=sep){_YEAR}",
-    rf"(?P<year>\d{{4}})-(?P<month>\d{{1,2}})-(?P<day>\d{{1,2}})",
+    r"(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})",
     rf"(?P<day>\d{{1,2}})(?P<pre>\s+de\s+|\s+d'|\s*-\s*|/|\s+){_MONTH}(?:{_JOIN}{_YEAR})?",
     rf"(?P<pre>d')?{_MONTH}{_JOIN}{_YEAR}",
-    rf"(?P<month>\d{{1,2}})[/.\-](?P<year>\d{{4}})",
+    r"(?P<month>\d{1,2})[/.\-](?P<year>\d{4})",
     rf"(?P<pre>d')?{_MONTH}",
     r"(?P<year>\d\.\d{3}|(?:1[89]|20)\d{2})",
 )
@@ -55,7 +56,7 @@ def shift_dates(original: str, context: SurrogateContext) -> str | None:
 
 def parse_date(text: str) -> dt.date | None:
     """The full calendar date that ``text`` is, if it names a day, a month and a year (for checks and tests)."""
-    match = _PATTERNS[0].fullmatch(text.strip()) or _PATTERNS[1].fullmatch(text.strip()) or _PATTERNS[2].fullmatch(text.strip())
+    match = next((m for p in _PATTERNS[:3] if (m := p.fullmatch(text.strip()))), None)
     if match is None or match.groupdict().get("year") is None:
         return None
     parts = _parts(match)

@@ -51,7 +51,8 @@ def sex(original: str, context: SurrogateContext) -> str:
 
 
 _WORD = re.compile(r"[^\W\d_]+")
-_CAPITALISED_RUN = re.compile(r"(?<!\w)[A-ZÁÉÍÓÚÑÇ][^\W\d_]+(?:\s+(?:de\s+|del\s+)?[A-ZÁÉÍÓÚÑÇ][^\W\d_]+)*")
+_CAPITALISED = r"[A-ZÁÉÍÓÚÑÇ][^\W\d_]+"
+_CAPITALISED_RUN = re.compile(rf"(?<!\w){_CAPITALISED}(?:\s+(?:de\s+|del\s+)?{_CAPITALISED})*")
 
 
 def relative(

@@ -59,7 +59,8 @@ def identifier(original: str, label: str, context: SurrogateContext) -> str:
     if _DNI.fullmatch(stripped):
         return _with_dni_letter(reshape(original, rng))
     if _NIE.fullmatch(stripped):  # the X/Y/Z in front says which series, not who: it stays
-        return _with_dni_letter(original[: original.index(stripped) + 1] + reshape(original[original.index(stripped) + 1 :], rng))
+        after_prefix = original.index(stripped) + 1
+        return _with_dni_letter(original[:after_prefix] + reshape(original[after_prefix:], rng))
     if not re.search(r"\d", original) and label == "ID_SUJETO_ASISTENCIA":
         return descriptor(original, rng)
     if label == "ID_TITULACION_PERSONAL_SANITARIO" and re.match(r"\s*\d{2}\D", original):

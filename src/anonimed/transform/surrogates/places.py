@@ -30,7 +30,8 @@ _INE_CODES = {
     "Zaragoza": 50, "Ceuta": 51, "Melilla": 52,
 }
 _CAPITALS = {
-    "Álava": "Vitoria", "Baleares": "Palma", "Guipúzcoa": "San Sebastián", "La Rioja": "Logroño", "Navarra": "Pamplona",
+    "Álava": "Vitoria", "Baleares": "Palma", "Guipúzcoa": "San Sebastián", "La Rioja": "Logroño",
+    "Navarra": "Pamplona",
     "Asturias": "Oviedo", "Las Palmas": "Las Palmas de Gran Canaria", "Cantabria": "Santander", "Vizcaya": "Bilbao",
     "Ciudad Real": "Ciudad Real", "La Coruña": "A Coruña", "Pontevedra": "Vigo",
 }
@@ -90,7 +91,8 @@ def territory(original: str, context: SurrogateContext) -> str:
     if re.fullmatch(r"\d+", stripped):
         return original.replace(stripped, "".join(str(rng.randint(0, 9)) for _ in stripped))
     if fold(stripped) in {fold(r) for r in pools.regions()}:
-        return original.replace(stripped, match_case(stripped, rng.choice([r for r in pools.regions() if fold(r) != fold(stripped)])))
+        region = rng.choice([r for r in pools.regions() if fold(r) != fold(stripped)])
+        return original.replace(stripped, match_case(stripped, region))
     code = _province_by_place().get(fold(stripped))
     if code is not None:
         province, capital = provinces()[surrogate_province(code, context)]
@@ -165,9 +167,14 @@ def hospital(original: str, context: SurrogateContext) -> str:
     return _styled(original, rng.choice(forms))
 
 
+_CENTRE_PREFIX = re.compile(
+    r"\s*(?:centro de salud|c\.?\s?s\.?|cap|centre d'atenci[oó] prim[aà]ria|consultorio)\s+", re.IGNORECASE
+)
+
+
 def health_centre(original: str, context: SurrogateContext) -> str:
     rng = context.random("centre", fold(original))
-    prefix = re.match(r"\s*(?:centro de salud|c\.?\s?s\.?|cap|centre d'atenci[oó] prim[aà]ria|consultorio)\s+", original, re.I)
+    prefix = _CENTRE_PREFIX.match(original)
     place = rng.choice((pools.surnames().pick(rng), _saint(rng), _city_of_institution(original, context, rng)))
     return _styled(original, (prefix.group().strip() if prefix else "Centro de Salud") + " " + place)
 
