@@ -42,16 +42,23 @@ class CrfWeights:
         return cls(transitions, start, end)
 
     def viterbi(self, emissions: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-        """Best tag ids [B, T] (positions past a sentence's length hold 0)."""
+        """Best tag ids [B, T] (positions past a sentence's length hold 0), computed in the dtype of ``emissions``.
+
+        Candidates are laid out [B, to, from] so that the arg-max runs along contiguous memory; with float32 that is
+        some ten times faster than [B, from, to] in float64, and decoding is most of the prediction time.
+        """
         batch, width, _ = emissions.shape
+        incoming = np.ascontiguousarray(self.transitions.T, dtype=emissions.dtype)[None]  # [1, to, from]
         active = np.arange(width)[None, :] < lengths[:, None]
-        score = self.start[None, :] + emissions[:, 0]
+        score = self.start.astype(emissions.dtype)[None, :] + emissions[:, 0]
         backpointers = np.zeros(emissions.shape, dtype=np.int64)
         for t in range(1, width):
-            candidates = score[:, :, None] + self.transitions[None]
-            backpointers[:, t] = candidates.argmax(axis=1)
-            score = np.where(active[:, t, None], candidates.max(axis=1) + emissions[:, t], score)
-        current = (score + self.end[None, :]).argmax(axis=1)
+            candidates = score[:, None, :] + incoming
+            best = candidates.argmax(axis=2)
+            backpointers[:, t] = best
+            reached = np.take_along_axis(candidates, best[:, :, None], axis=2)[:, :, 0]
+            score = np.where(active[:, t, None], reached + emissions[:, t], score)
+        current = (score + self.end.astype(emissions.dtype)[None, :]).argmax(axis=1)
         paths = np.zeros((batch, width), dtype=np.int64)
         rows = np.arange(batch)
         for t in range(width - 1, -1, -1):

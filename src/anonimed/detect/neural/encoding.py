@@ -9,6 +9,7 @@ one and tokens to the longest token; the network is built so that padding never 
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -72,14 +73,11 @@ class TokenEncoder:
         self.chars = list(chars)
         self.max_token_chars = max_token_chars
         self._char_ids = {char: index + 2 for index, char in enumerate(self.chars)}
-        self._vector_cache: dict[str, np.ndarray] = {}
+        # Bounded: a detector may live through millions of notes, and n-gram vectors of unseen words cost the most.
+        self._vector_of = functools.lru_cache(maxsize=100_000)(embeddings.vector)
 
     def word_vector(self, text: str) -> np.ndarray:
-        word = normalise(text)
-        vector = self._vector_cache.get(word)
-        if vector is None:
-            vector = self._vector_cache[word] = self.embeddings.vector(word)
-        return vector
+        return self._vector_of(normalise(text))
 
     def char_matrix(self, texts: Sequence[str]) -> np.ndarray:
         """[N, C] char ids of ``texts`` (each cut to ``max_token_chars``), zero-padded to the longest."""
@@ -88,7 +86,7 @@ class TokenEncoder:
         width = int(lengths.max()) if len(cut) else 1
         joined = "".join(cut)
         # Vectorised lookup: map each distinct character once, then scatter every character to its (token, position).
-        distinct, inverse = np.unique(np.array(list(joined)), return_inverse=True) if joined else ([], np.zeros(0, int))
+        distinct, inverse = np.unique(np.array(list(joined), dtype=str), return_inverse=True)
         ids = np.array([self._char_ids.get(char, UNKNOWN) for char in distinct], dtype=np.int64)[inverse]
         rows = np.repeat(np.arange(len(cut)), lengths)
         columns = np.arange(len(joined)) - np.repeat(np.cumsum(lengths) - lengths, lengths)

@@ -35,17 +35,22 @@ def sentences_to_spans(
     crf: CrfWeights,
     tags: Sequence[str],
     source: str,
-    batch_size: int = 64,
+    batch_size: int = 16,
 ) -> list[Span]:
-    """Spans of the best tag path of every sentence; a span's score is the mean marginal of its tokens' tags."""
+    """Spans of the best tag path of every sentence; a span's score is the mean marginal of its tokens' tags.
+
+    Small batches of similar length: decoding costs batch x longest sentence, and a note mixes one-word header lines
+    with long paragraphs (16 was about twice as fast as 64 on MEDDOCAN dev).
+    """
     tag_names = np.array(tags, dtype=object)
     spans: list[Span] = []
     for indices in length_batches([len(s) for s in sentences], batch_size):
         group = [sentences[i] for i in indices]
         batch = encoder.batch(group)
-        emissions = emissions_of(batch).astype(np.float64)
-        paths = crf.viterbi(emissions, batch.lengths)
-        chosen = np.take_along_axis(crf.marginals(emissions, batch.lengths), paths[:, :, None], axis=2)[:, :, 0]
+        emissions = emissions_of(batch)
+        paths = crf.viterbi(emissions.astype(np.float32), batch.lengths)
+        marginals = crf.marginals(emissions.astype(np.float64), batch.lengths)  # float64: exp() of long sums
+        chosen = np.take_along_axis(marginals, paths[:, :, None], axis=2)[:, :, 0]
         for row, tokens in enumerate(group):
             if not paths[row, : len(tokens)].any():
                 continue  # all O: nothing to decode

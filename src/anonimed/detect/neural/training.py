@@ -7,6 +7,7 @@ of the exported model run by onnxruntime, so they are the figures of what ships.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime
 import io
@@ -16,7 +17,7 @@ import time
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -105,11 +106,50 @@ class _Averager:
             shadow.mul_(self.decay).add_(parameter.detach(), alpha=1.0 - self.decay)
 
     @torch.no_grad()
-    def swap(self) -> None:
+    def _swap(self) -> None:
         for shadow, parameter in zip(self.shadow, self.parameters):
             current = parameter.detach().clone()
             parameter.copy_(shadow)
             shadow.copy_(current)
+
+    @contextlib.contextmanager
+    def swapped_in(self) -> Iterator[None]:
+        self._swap()
+        try:
+            yield
+        finally:
+            self._swap()
+
+
+def _train_epoch(
+    tagger: Tagger,
+    crf: Crf,
+    optimizer: torch.optim.Optimizer,
+    averager: _Averager | None,
+    encoder: TokenEncoder,
+    examples: Sequence[tuple[list[Token], list[int]]],
+    config: NeuralConfig,
+    rng: np.random.Generator,
+) -> float:
+    """One pass over the training sentences; returns the mean negative log-likelihood per sentence."""
+    tagger.train()
+    parameters = [*tagger.parameters(), *crf.parameters()]
+    total = 0.0
+    for indices in _epoch_batches([len(tokens) for tokens, _ in examples], config.batch_size, rng):
+        batch = encoder.batch([examples[i][0] for i in indices])
+        gold = np.zeros(batch.casing.shape, dtype=np.int64)
+        for row, i in enumerate(indices):
+            gold[row, : len(examples[i][1])] = examples[i][1]
+        mask = torch.from_numpy(np.arange(gold.shape[1])[None, :] < batch.lengths[:, None])
+        loss = crf.negative_log_likelihood(tagger(*_tensors(batch)), torch.from_numpy(gold), mask) / len(indices)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(parameters, config.gradient_clip)
+        optimizer.step()
+        if averager:
+            averager.update()
+        total += loss.item() * len(indices)
+    return total / len(examples)
 
 
 def crf_weights(crf: Crf) -> CrfWeights:
@@ -231,45 +271,25 @@ def train_neural(
     crf = Crf(*allowed_moves(tags))
     optimizer = torch.optim.Adam([*tagger.parameters(), *crf.parameters()], lr=config.learning_rate)
     averager = _Averager([tagger, crf], config.ema_decay) if config.ema_decay else None
-    log.info("%d training sentences, %d tags, %d chars, %d word rows", len(examples), len(tags), len(encoder.chars), len(encoder.embeddings.words))
+    log.info("%d training sentences, %d tags, %d chars, %d word rows",
+             len(examples), len(tags), len(encoder.chars), len(encoder.embeddings.words))
 
-    lengths = [len(tokens) for tokens, _ in examples]
     best_f1, best_epoch, best_state, history = -1.0, 0, None, []
     for epoch in range(1, config.max_epochs + 1):
         epoch_started = time.perf_counter()
-        tagger.train()
-        total_loss = 0.0
-        for indices in _epoch_batches(lengths, config.batch_size, rng):
-            batch = encoder.batch([examples[i][0] for i in indices])
-            gold = np.zeros(batch.casing.shape, dtype=np.int64)
-            for row, i in enumerate(indices):
-                gold[row, : lengths[i]] = examples[i][1]
-            mask = torch.from_numpy(np.arange(gold.shape[1])[None, :] < batch.lengths[:, None])
-            loss = crf.negative_log_likelihood(tagger(*_tensors(batch)), torch.from_numpy(gold), mask) / len(indices)
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_([*tagger.parameters(), *crf.parameters()], config.gradient_clip)
-            optimizer.step()
-            if averager:
-                averager.update()
-            total_loss += loss.item() * len(indices)
+        loss = _train_epoch(tagger, crf, optimizer, averager, encoder, examples, config, rng)
         train_seconds = time.perf_counter() - epoch_started
-        if averager:
-            averager.swap()
-        report = score(dev_docs, predict_with_torch(tagger, crf, encoder, tags, dev_docs), dev_sentence_counts)
-        f1 = report.subtask1.f1
-        if f1 > best_f1:
-            best_f1, best_epoch = f1, epoch
-            best_state = (copy.deepcopy(tagger.state_dict()), copy.deepcopy(crf.state_dict()))
-        if averager:
-            averager.swap()
-        history.append(
-            {"epoch": epoch, "loss": total_loss / len(examples), "dev_f1": f1, "train_seconds": round(train_seconds, 1),
-             "seconds": round(time.perf_counter() - epoch_started, 1)}
-        )
-        log.info("epoch %d: loss %.3f, dev subtask-1 F1 %.4f (best %.4f at %d), %.0f s", epoch, history[-1]["loss"], f1, best_f1, best_epoch, history[-1]["seconds"])
-        minutes = (time.perf_counter() - started) / 60
-        if epoch - best_epoch >= config.patience or minutes >= config.max_minutes:
+        with averager.swapped_in() if averager else contextlib.nullcontext():
+            f1 = score(dev_docs, predict_with_torch(tagger, crf, encoder, tags, dev_docs), dev_sentence_counts).subtask1.f1
+            if f1 > best_f1:
+                best_f1, best_epoch = f1, epoch
+                best_state = (copy.deepcopy(tagger.state_dict()), copy.deepcopy(crf.state_dict()))
+        seconds = time.perf_counter() - epoch_started
+        history.append({"epoch": epoch, "loss": loss, "dev_f1": f1, "train_seconds": round(train_seconds, 1),
+                        "seconds": round(seconds, 1)})
+        log.info("epoch %d: loss %.3f, dev subtask-1 F1 %.4f (best %.4f at %d), %.0f s",
+                 epoch, loss, f1, best_f1, best_epoch, seconds)
+        if epoch - best_epoch >= config.patience or (time.perf_counter() - started) / 60 >= config.max_minutes:
             break
 
     assert best_state is not None
@@ -282,7 +302,7 @@ def train_neural(
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "training_data": {
             "train_documents": len(train_docs), "train_sentences": len(examples),
-            "train_tokens": sum(lengths), "dev_documents": len(dev_docs),
+            "train_tokens": sum(len(tokens) for tokens, _ in examples), "dev_documents": len(dev_docs),
             "embeddings": str(embeddings) if not isinstance(embeddings, WordEmbeddings) else "(in memory)",
         },
         "best_epoch": best_epoch,
@@ -293,5 +313,6 @@ def train_neural(
     detector = load_neural(out_dir)
     dev_scores = score(dev_docs, detector.detect_all(dev_docs), dev_sentence_counts).to_dict()
     manifest["dev_scores"] = {key: dev_scores[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged")}
-    write_text_atomic(out_dir / "model.json", json.dumps({**detector.manifest, **manifest}, ensure_ascii=False, indent=1) + "\n")
+    manifest = {**detector.manifest, **manifest}
+    write_text_atomic(out_dir / "model.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     return {"dev_scores": dev_scores, "best_epoch": best_epoch, "epochs": history, "training_seconds": training_seconds}
