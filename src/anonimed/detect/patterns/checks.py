@@ -84,14 +84,6 @@ def numeric_date(text: str) -> float:
     return 0.0
 
 
-def spanish_phone(text: str) -> float:
-    """A 9-digit Spanish number (after an optional ``34`` country code) starting with 6, 7, 8 or 9."""
-    digits = "".join(_DIGITS.findall(text.split("ext")[0]))
-    if len(digits) == 11 and digits.startswith("34"):
-        digits = digits[2:]
-    return 1.0 if len(digits) == 9 and digits[0] in "6789" else 0.0
-
-
 def postal_code(text: str) -> float:
     """Spanish postal codes begin with a province number, 01 to 52."""
     digits = "".join(_DIGITS.findall(text))

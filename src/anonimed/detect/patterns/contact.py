@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from anonimed.detect.patterns import checks
 from anonimed.detect.patterns.recognizer import DIGITS, Recognizer, keyed
 
 # What may end an address: anything but the punctuation that usually follows one in running text.
@@ -18,9 +17,10 @@ PHONE = r"(?:\(\d{2,4}\)[ .-]?)?\d(?:[ .-]{0,2}\d){5,10}(?:[ ]?ext\.?[ ]?\d{1,5}
 _PHONE_LIST = rf"{PHONE}(?:[ \t]*(?:/|-|,|;|\by\b|\bo\b)[ \t]*\+?{PHONE})*"
 _PHONE_ITEM = re.compile(PHONE)
 # A key may end with a dot and a colon (``Tel.:``); a ``+`` before the number is not part of it.
-_PHONE_GAP = r"[ \t]*\.?[ \t]*:?[ \t]*(?:\+[ \t]*)?"
+_PHONE_GAP = r"[ \t]*\.?[ \t]*[:-]?[ \t]*(?:\+[ \t]*)?"
 _PHONE_KEYS = (
-    r"tel[eé]fonos?|tel[eé]fs?|telfs?|tfnos?|tlfnos?|tlfs?|tel|m[oó]vil|celular|buscapersonas|busca"
+    r"(?:tel[eéè]fonos?|m[oó]vil)(?:[ \t]+(?:fijo|m[oó]vil|de[ \t]+contacto))?"
+    r"|tel[eé]fs?|telfs?|tfnos?|tlfnos?|tlfs?|tel|celular|buscapersonas|busca"
     r"|tel\.?[ \t]+y[ \t]+fax"  # ``Tel. y Fax:`` is one number for both: the guidelines call it a telephone
 )
 
@@ -78,6 +78,5 @@ RECOGNIZERS = (
         re.compile(r"(?<![\w/.,-])(?P<value>(?:34[ .-]?)?[6789]\d(?:[ .-]?\d){7})(?![\w/]|[.,-]?\d)"),
         0.7,
         triggers=DIGITS,
-        check=checks.spanish_phone,
     ),
 )

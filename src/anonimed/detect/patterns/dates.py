@@ -66,7 +66,7 @@ RECOGNIZERS = (
     Recognizer(
         "month_year",
         "FECHAS",
-        re.compile(rf"{_FIRST_DIGIT}(?:(?<=0)[1-9]|(?<=1)[0-2]?|(?<=[2-9]))[/-](?:19|20)\d{{2}}{_ISOLATED_END}"),
+        re.compile(rf"{_FIRST_DIGIT}(?:(?<=0)[1-9]|(?<=1)[0-2]?|(?<=[2-9]))[/-](?:19\d|20[0-3])\d{_ISOLATED_END}"),
         0.8,
         triggers=("/", "-"),
     ),

@@ -12,14 +12,13 @@ import re
 from anonimed.detect.patterns import checks
 from anonimed.detect.patterns.recognizer import DIGITS, Recognizer, keyed
 
-_UNITS_WORDS = (
-    "uno una un dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis dieciseis "
-    "diecisiete dieciocho diecinueve veinte"
-).split()
+_ONES = "uno una un dos tres cuatro cinco seis siete ocho nueve".split()
+_TEENS = "diez once doce trece catorce quince dieciséis dieciseis diecisiete dieciocho diecinueve veinte".split()
 _TENS = "treinta cuarenta cincuenta sesenta setenta ochenta noventa".split()
+# A number in words up to a hundred: ``tres``, ``diecisiete``, ``veintiuno``, ``sesenta y tres``.
 NUMBER_WORD = (
-    rf"(?:(?:{'|'.join(_TENS)})(?:[ \t]+y[ \t]+(?:{'|'.join(_UNITS_WORDS[:12])}))?|veinti\w+|cien|"
-    rf"{'|'.join(sorted(_UNITS_WORDS, key=len, reverse=True))})"
+    rf"(?:(?:{'|'.join(_TENS)})(?:[ \t]+y[ \t]+(?:{'|'.join(_ONES)}))?|veinti\w+|cien|"
+    rf"{'|'.join(sorted(_ONES + _TEENS, key=len, reverse=True))})"
 )
 _UNIT = r"(?:años?|mes(?:es)?|semanas?|d[ií]as?|horas?|anys?|mesos|setmanes|dies)"
 # Lower-case beginnings of every unit above.
@@ -33,18 +32,18 @@ _SUBJECT = (
     r"var[oó]n|mujer|hombre|paciente|enferm[oa]|ni[ñn][oa]|chic[oa]|lactante|beb[eé]|reci[eé]n[ \t]+nacid[oa]|"
     r"adolescente|joven|ancian[oa]|señora?|femenina|masculino|individuo|sujeto"
 )
-_SUBJECT_GAP = r"(?:[ \t]+[\wáéíóúñ]+){0,3}?"
+_SUBJECT_GAP = r"(?:[ \t]+[\wáéíóúñ]+){0,3}?,?"
 # ``3 años de evolución`` is how long something lasted, not how old someone is.
 _NOT_A_DURATION = (
     r"(?![ \t]+(?:de[ \t]+(?:evoluci|duraci|seguimiento|tratamiento|antig|diagn|enfermedad|residencia|haber|la\b|el\b)"
     r"|(?:del|tras|despu[eé]s|antes|atr[aá]s|m[aá]s)\b))"
 )
 # Words after which ``N años`` is how long, not how old (``hace 3 años``, ``durante 2 años``).
-_NOT_AFTER_DURATION_WORDS = "".join(
+_NOT_AFTER_DURATION_WORDS = "(?i:" + "".join(
     f"(?<!{word} )"
     for word in ("hace", "hacía", "durante", "tras", "lleva", "llevaba", "desde", "últimos", "cada", "casi", "unos",
-                 "unas", "más", "menos", "los", "otros", "Hace", "Durante", "Tras", "Desde")
-)
+                 "unas", "más", "menos", "los", "otros", "aproximadamente")
+) + ")"
 _SEX_WORD = r"var[oó]n|mujer|hombre|ni[ñn][oa]|chic[oa]|femenin[oa]|masculin[oa]"
 
 RECOGNIZERS = (
@@ -52,9 +51,9 @@ RECOGNIZERS = (
         "age_keyed",
         "EDAD_SUJETO_ASISTENCIA",
         # Not ``para su edad: 43 mmHg``: the key opens a field, it does not end a phrase.
-        re.compile(keyed("edad", start=r"(?<![a-záéíóúñ] )\b", value=rf"\d{{1,3}}(?:[ \t]{{1,2}}(?:(?i:{_UNIT})|[aA])\b)?")),
+        re.compile(keyed(r"edad(?:[ \t]+actual)?|edat", start=r"(?<![a-záéíóúñ] )\b", value=rf"\d{{1,3}}(?:[ \t]{{1,2}}(?:(?i:{_UNIT})|[aA])\b)?")),
         0.98,
-        triggers=("edad",),
+        triggers=("edad", "edat"),
     ),
     Recognizer(
         "age_of_subject",
@@ -88,9 +87,9 @@ RECOGNIZERS = (
         "sex_keyed",
         "SEXO_SUJETO_ASISTENCIA",
         # ``Sexo: M H`` (several by mistake) is one mention.
-        re.compile(keyed(r"sexo|g[eé]nero", rf"(?:(?i:{_SEX_WORD})|[HMFV])\b(?:[ \t]+[HMFV]\b)*")),
+        re.compile(keyed(r"sexo(?:[ \t]+biol[oó]gico)?|sexe|g[eé]nero", rf"(?i:(?:{_SEX_WORD}|[HMFV])\b(?:[ \t]+[HMFV]\b)*)")),
         0.98,
-        triggers=("sexo", "género", "genero"),
+        triggers=("sexo", "sexe", "género", "genero"),
     ),
     Recognizer(
         "sex_of_subject",
@@ -111,7 +110,7 @@ RECOGNIZERS = (
         "postal_code_keyed",
         "TERRITORIO",
         # ``CP: 28016``, ``CP: E-28015``, foreign codes (``C1031``, ``40140-280``, 7 digits).
-        re.compile(keyed(r"C\.?P\.?|c[oó]digo[ \t]+postal", r"(?:[A-Z]{1,2}[ -]?)?\d{4,7}(?:-\d{3,4})?(?:[A-Z]{1,3}\b)?")),
+        re.compile(keyed(r"C\.?P\.?|(?:c[oó]digo|c[oó]d\.|codi)[ \t]+postal", r"(?:[A-Z]{1,2}[ -]?)?\d{4,7}(?:-\d{3,4})?(?:[A-Z]{1,3}\b)?")),
         0.97,
         triggers=("cp", "c.p", "postal"),
     ),

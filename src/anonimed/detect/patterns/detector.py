@@ -16,7 +16,6 @@ RECOGNIZERS: tuple[Recognizer, ...] = (
     *dates.RECOGNIZERS,
     *demographics.RECOGNIZERS,
 )
-_LINE_BREAK = re.compile(r"\n")
 _DIGIT = re.compile(r"[0-9]")
 _BY_NAME = {r.name: r for r in RECOGNIZERS}
 assert len(_BY_NAME) == len(RECOGNIZERS), "recognizer names must be unique"
@@ -90,13 +89,11 @@ def _find_all(recognizers: Iterable[Recognizer], text: str) -> Iterator[tuple[Re
 
 
 class _Regions:
-    """The stretches of one text worth searching for given triggers; no match crosses a line break."""
+    """The stretches of one text worth searching for given triggers."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lower = text.lower()
-        self.line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
-        self.line_ends = [start - 1 for start in self.line_starts[1:]] + [len(text)]
         self._digit_lines: list[tuple[int, int]] | None = None
 
     def around(self, triggers: tuple[str, ...]) -> list[tuple[int, int]]:
@@ -105,27 +102,25 @@ class _Regions:
             return self.digit_lines()
         if len(self.lower) != len(self.text):
             # Lower-casing changed some length (``İ``), so positions in ``lower`` are not positions in ``text``.
-            lines = zip(self.line_starts, self.line_ends)
-            return [(s, e) for s, e in lines if any(t in self.text[s:e].lower() for t in triggers)]
+            return [(0, len(self.text))] if any(t in self.lower for t in triggers) else []
         windows = []
         for trigger in triggers:
             position = self.lower.find(trigger)
             while position >= 0:
-                line = bisect.bisect_right(self.line_starts, position) - 1
-                windows.append(
-                    (
-                        max(self.line_starts[line], position - _REACH),
-                        min(self.line_ends[line], position + len(trigger) + _REACH),
-                    )
-                )
+                windows.append((max(0, position - _REACH), min(len(self.text), position + len(trigger) + _REACH)))
                 position = self.lower.find(trigger, position + 1)
         return _merged(windows)
 
     def digit_lines(self) -> list[tuple[int, int]]:
+        """The lines that hold a digit (patterns triggered by digits never cross a line break)."""
         if self._digit_lines is None:
-            self._digit_lines = [
-                (s, e) for s, e in zip(self.line_starts, self.line_ends) if _DIGIT.search(self.text, s, e)
-            ]
+            self._digit_lines = []
+            start = 0
+            for line in self.text.split("\n"):
+                end = start + len(line)
+                if _DIGIT.search(line):
+                    self._digit_lines.append((start, end))
+                start = end + 1
         return self._digit_lines
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from anonimed.detect.patterns import checks
-from anonimed.detect.patterns.recognizer import DIGITS, Recognizer, first_digit, keyed
+from anonimed.detect.patterns.recognizer import DIGITS, KEY_GAP, Recognizer, first_digit, keyed
 
 # ``Nº``, ``N.º``, ``No.``, ``Núm.``, ``número`` (followed by an optional ``de``).
-_NUMBER_SIGN = r"(?:n\.?[º°o]\.?|n[uú]m\.?|n[uú]mero)[ \t]*(?:de[ \t]+)?"
+_NUMBER_SIGN = r"(?:(?:n\.?[º°o]\.?|n[uú]m\.?|n[uú]mero)[ \t]*(?:de[ \t]+)?)"
 # A number written in groups (``33 4568642 23``, ``08-08-25574``, ``139587451/23``), on one line.
 _GROUPED_NUMBER = r"\d+(?:(?:[ \t]{1,2}|[-/])\d+)*"
 # A code: letters and digits with at least one digit (``u000999``, ``FP537WXZ391``, ``SN-4411-B``).
@@ -22,8 +22,12 @@ _CODE = r"(?=[\w-]*\d)[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]|\d"
 # Up to three lower-case words between a key and its code (``huella dactilar registrada FP537WXZ391``,
 # ``Nº de serie del marcapasos: PM7730112``).
 _WORDS_GAP = r"[ \t]*[:.]?[ \t]*(?:[a-záéíóúñ]+[ \t]*:?[ \t]+){0,3}"
-# A plate (``5478 GDV``, ``M-1234-AB``) or a serial of letters and digits, at least five characters.
-_VEHICLE = r"\d{4}[ -]?[A-Z]{3}\b|[A-Z]{1,2}-?\d{4}-?[A-Z]{1,2}\b|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{3,}[A-Za-z0-9]"
+# A serial: letters, digits and dashes, at least five characters and one digit (``PM7730112``, ``FP537WXZ391``).
+_SERIAL = r"(?=[\w-]*\d)[A-Za-z0-9][A-Za-z0-9-]{3,}[A-Za-z0-9]"
+# A plate (``5478 GDV``, ``M-1234-AB``) or a serial.
+_VEHICLE = rf"\d{{4}}[ -]?[A-Z]{{3}}\b|[A-Z]{{1,2}}-?\d{{4}}-?[A-Z]{{1,2}}\b|{_SERIAL}"
+# Letter triples after a number that are units, not plates (``1500 MGR`` in a note written in capitals).
+_NOT_A_UNIT = r"(?!(?:MGR|MCG|MGS|GRS|KGS|MLS|CMS|MMS|HRS|LPM|RPM)\b)"
 _CODE_LIST = rf"(?:{_CODE})(?:[ \t]*[;,/][ \t]*(?:{_CODE}))*"
 _CODE_ITEM = re.compile(_CODE)
 _DNI_FIRST_DIGIT = first_digit(r"[\w.-]")
@@ -36,13 +40,14 @@ RECOGNIZERS = (
         # ``CIPA: nhc-150679``: the ``nhc-`` prefix is not part of the identifier.
         re.compile(
             keyed(
-                rf"NHC|N\.H\.C\.?|CIPA?|historia[ \t]+cl[ií]nica|{_NUMBER_SIGN}(?:historia|paciente)|id[ \t]+paciente",
+                rf"NHC|N\.H\.C\.?|HC|(?:c[oó]digo[ \t]+|codi[ \t]+)?CIPA?|c[oó]digo[ \t]+de[ \t]+identificaci[oó]n"
+                rf"|{_NUMBER_SIGN}?(?:d['’][ \t]*)?hist[oò]ria(?:[ \t]+cl[ií]nica)?|{_NUMBER_SIGN}paciente|id[ \t]+paciente",
                 _GROUPED_NUMBER,
-                r"[ \t]*[:.]?[ \t]*(?i:nhc-)?",
+                KEY_GAP + r"(?i:nhc[-/])?",
             )
         ),
         0.97,
-        triggers=("nhc", "n.h.c", "cip", "historia", "paciente"),
+        triggers=("hc", "h.c", "cip", "identificaci", "historia", "història", "paciente"),
     ),
     Recognizer(
         "national_id_keyed",
@@ -64,28 +69,29 @@ RECOGNIZERS = (
     Recognizer(
         "passport_keyed",
         "ID_SUJETO_ASISTENCIA",
-        re.compile(keyed(r"pasaporte", _CODE, _WORDS_GAP)),
+        re.compile(keyed(r"pasaporte", _SERIAL, _WORDS_GAP)),
         0.9,
         triggers=("pasaporte",),
     ),
     Recognizer(
         "care_episode_keyed",
         "ID_CONTACTO_ASISTENCIAL",
-        re.compile(keyed(rf"episodio|{_NUMBER_SIGN}(?:episodio|contacto|proceso)", _GROUPED_NUMBER)),
+        re.compile(keyed(rf"(?:ref\.?[ \t]*)?episodio?|{_NUMBER_SIGN}(?:episodio|contacto|proceso)", _GROUPED_NUMBER)),
         0.97,
-        triggers=("episodio", "contacto", "proceso"),
+        triggers=("episodi", "contacto", "proceso"),
     ),
     Recognizer(
         "insurance_keyed",
         "ID_ASEGURAMIENTO",
         re.compile(
             keyed(
-                rf"NASS|NSS|N\.A\.S\.S\.?|{_NUMBER_SIGN}(?:SS|afiliaci[oó]n|(?:la[ \t]+)?seguridad[ \t]+social)",
+                rf"NASS|NSS|N\.A\.S\.S\.?|{_NUMBER_SIGN}(?:SS|afiliaci[oó]n?|(?:la[ \t]+)?seguridad[ \t]+social)"
+                r"|afiliaci[oó]n[ \t]+(?:a[ \t]+la[ \t]+)?(?:SS|seguridad[ \t]+social)|tarjeta[ \t]+sanitaria",
                 _GROUPED_NUMBER,
             )
         ),
         0.97,
-        triggers=("ss", "s.s", "afiliaci", "seguridad"),
+        triggers=("ss", "s.s", "afiliaci", "seguridad", "tarjeta"),
         check=checks.nass,
     ),
     Recognizer(
@@ -109,7 +115,11 @@ RECOGNIZERS = (
         "ID_TITULACION_PERSONAL_SANITARIO",
         # The key may be glued to the clinician's name (``MartínezNºCol:``).
         re.compile(
-            keyed(rf"{_NUMBER_SIGN}col(?:egiado)?\.?|colegiad[oa](?:[ \t]+{_NUMBER_SIGN})?", _GROUPED_NUMBER, start="")
+            keyed(
+                rf"{_NUMBER_SIGN}col(?:egiad[oa]|·legiat)?\.?|colegiad[oa](?:[ \t]+{_NUMBER_SIGN})?|col\.?[ \t]*{_NUMBER_SIGN}",
+                _GROUPED_NUMBER,
+                start="",
+            )
         ),
         0.97,
         triggers=("col",),
@@ -138,16 +148,19 @@ RECOGNIZERS = (
     Recognizer(
         "biometric_keyed",
         "IDENTIF_BIOMETRICOS",
-        re.compile(keyed(r"huellas?(?:[ \t]+(?:dactilar|digital)(?:es)?)?|biom[eé]tric[oa]s?|retinian[oa]|iris", _CODE, _WORDS_GAP)),
+        re.compile(
+            keyed(r"huellas?(?:[ \t]+(?:dactilar|digital)(?:es)?)?|biom[eé]tric[oa]s?|retinian[oa]|iris", _SERIAL, _WORDS_GAP)
+        ),
         0.9,
         triggers=("huella", "biom", "retin", "iris"),
     ),
     Recognizer(
         "device_serial_keyed",
         "IDENTIF_DISPOSITIVOS_NRSERIE",
-        re.compile(keyed(rf"{_NUMBER_SIGN}?serie|serial|S/N|SN|IMEI|UDI", _CODE, _WORDS_GAP)),
+        # ``serie`` alone is also a blood count (``serie blanca: leucocitos 8.600``): a number sign must come first.
+        re.compile(keyed(rf"{_NUMBER_SIGN}serie|serial|IMEI|UDI", _SERIAL, _WORDS_GAP)),
         0.9,
-        triggers=("serie", "serial", "imei", "udi"),
+        triggers=("serie", "imei", "udi"),
     ),
     Recognizer(
         "ipv4",
@@ -185,7 +198,8 @@ RECOGNIZERS = (
         "IDENTIF_VEHICULOS_NRSERIE_PLACAS",
         # Since 2000: four digits and three consonants (no vowels, Ñ or Q); before: province letters, digits, letters.
         re.compile(
-            r"[0-9A-Z](?<![\w-][0-9A-Z])(?:(?<=[0-9])\d{3}[ -]?[BCDFGHJKLMNPRSTVWXYZ]{3}|(?<=[A-Z])[A-Z]?-\d{4}-[A-Z]{1,2})(?![\w-])"
+            rf"[0-9A-Z](?<![\w-][0-9A-Z])(?:(?<=[0-9])\d{{3}}[ -]?{_NOT_A_UNIT}[BCDFGHJKLMNPRSTVWXYZ]{{3}}"
+            r"|(?<=[A-Z])[A-Z]?-\d{4}-[A-Z]{1,2})(?![\w-])"
         ),
         0.8,
         triggers=DIGITS,

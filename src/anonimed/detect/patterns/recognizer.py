@@ -7,7 +7,8 @@ one span an item.  A ``check`` validates an item where its format has a check ch
 
 Speed: a regular expression that does not begin with a literal is tried at every character, which costs far more
 than the match itself.  So each recognizer names ``triggers``, lower-case strings one of which every match
-contains, and runs only on the lines (no pattern crosses a line break) that hold one of them.
+contains, and runs only within 100 characters of them; a recognizer triggered by ``DIGITS`` runs on the lines that
+hold a digit, so its pattern must not cross a line break.
 """
 
 from __future__ import annotations
@@ -70,9 +71,14 @@ def first_digit(not_after: str) -> str:
     return rf"[0-9](?<!{not_after}[0-9])"
 
 
-def keyed(key: str, value: str, gap: str = r"[ \t]*[:.]?[ \t]*", start: str = r"\b") -> str:
-    """``key`` (a whole word: ``start`` before it, no letter after it), then on the same line optional ``:`` or ``.``,
-    then ``value`` as the ``value`` group.
+# Between a key and its value: ``:``, ``.``, ``-``, ``.-`` or nothing, and the value may start the next line (the
+# radiology layout puts every value under its key).
+KEY_GAP = r"[ \t]*[:.]?-?[ \t]*(?:\n[ \t]*)?"
+
+
+def keyed(key: str, value: str, gap: str = KEY_GAP, start: str = r"\b") -> str:
+    """``key`` (a whole word: ``start`` before it, no letter after it), then ``gap``, then ``value`` as the ``value``
+    group.
 
     The key is matched case-insensitively; the value keeps the flags of the whole pattern.
     """
