@@ -249,6 +249,25 @@ def test_detection_on_text_with_non_ascii_case_changes() -> None:
     assert ("EDAD_SUJETO_ASISTENCIA", "68") in found(text)
 
 
+def _full_search(text: str) -> set[tuple[str, Span]]:
+    return {(r.name, span) for r in RECOGNIZERS for span in r.find(text)}
+
+
+def _windowed_search(text: str) -> set[tuple[str, Span]]:
+    return {(name, span) for name, span in DETECTOR.matches(text)}
+
+
+def test_triggers_lose_no_match_on_the_examples() -> None:
+    # Each recognizer runs only near its triggers: that must find what a search of the whole text finds.
+    for text, _, _ in GUIDELINE_EXAMPLES + MORE_FORMS:
+        assert _windowed_search(text) == _full_search(text), text
+
+
+def test_triggers_lose_no_match_on_dev(meddocan) -> None:
+    for document in read_brat_dir(meddocan / "dev" / "brat")[:40]:
+        assert _windowed_search(document.text) == _full_search(document.text), document.id
+
+
 def test_confident_spans_are_precise_on_dev(meddocan) -> None:
     documents = read_brat_dir(meddocan / "dev" / "brat")[:60]
     confident = correct = 0

@@ -80,7 +80,7 @@ RECOGNIZERS = (
         "age_years",
         "EDAD_SUJETO_ASISTENCIA",
         re.compile(rf"{_NOT_AFTER_DURATION_WORDS}(?i:\b{_AGE_YEARS}){_NOT_A_DURATION}"),
-        0.25,
+        0.2,  # kept alone, it is right about one time in five on train+dev
         triggers=("año", "any"),
     ),
     Recognizer(

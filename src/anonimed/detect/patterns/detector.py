@@ -18,7 +18,8 @@ RECOGNIZERS: tuple[Recognizer, ...] = (
 )
 _DIGIT = re.compile(r"[0-9]")
 _BY_NAME = {r.name: r for r in RECOGNIZERS}
-assert len(_BY_NAME) == len(RECOGNIZERS), "recognizer names must be unique"
+if len(_BY_NAME) != len(RECOGNIZERS):
+    raise RuntimeError("pattern recognizer names must be unique")
 
 
 def recognizer_labels() -> dict[str, str]:
