@@ -99,6 +99,10 @@ class FeatureExtractor:
     def __init__(self, config: FeatureConfig = FeatureConfig()) -> None:
         self.config = config
         self._given, self._surnames = _name_lists() if config.name_lists else (frozenset(), frozenset())
+        self._offsets = [offset for offset in range(-config.window, config.window + 1) if offset != 0]
+        self._padding = {offset: f"{offset:+d}:PAD" for offset in self._offsets}
+        # Most words repeat: their own features and the prefixed copies they lend to neighbours are built once.
+        self._lexical = lru_cache(maxsize=200_000)(self._lexical_features)
 
     def _lexicon_features(self, word: str) -> list[str]:
         if not word.isalpha():
@@ -114,95 +118,107 @@ class FeatureExtractor:
                 features.append("SN")
         return features
 
+    def _lexical_features(self, word: str) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:
+        """A word's own features, and what it lends at each window offset (affixes and length stay its own)."""
+        own = (*_word_features(word), *self._lexicon_features(word))
+        lent = [f for f in own if not f.startswith(("p3=", "s3=", "s4=", "len="))]
+        return own, {offset: tuple(f"{offset:+d}:{f}" for f in lent) for offset in self._offsets}
+
     def features(self, text: str, tokens: Sequence[Token], hints: Sequence[Span] = ()) -> list[list[str]]:
         """One feature list per token: its own features, then its neighbours' (``-2:``, ``-1:``, ``+1:``, ``+2:``)."""
-        own = [list(_word_features(t.text)) + self._lexicon_features(t.text) for t in tokens]
-        # What the neighbours lend: a subset of their own features (the window would blow up otherwise).
-        lent = [[f for f in feats if not f.startswith(("p3=", "s3=", "s4=", "len="))] for feats in own]
+        lexical = [self._lexical(t.text) for t in tokens]
+        own = [["bias", *word_own] for word_own, _ in lexical]
         if self.config.layout:
             for feats, extra in zip(own, _layout_features(text, tokens)):
                 feats.extend(extra)
-        if self.config.hints and hints:
-            for index, tag in enumerate(spans_to_tags(tokens, hints, "BIOES")):
+        hint_tags = spans_to_tags(tokens, hints, "BIOES") if self.config.hints and hints else None
+        if hint_tags is not None:
+            for feats, tag in zip(own, hint_tags):
                 if tag != "O":
-                    own[index].append(f"pt={tag}")
-                    lent[index].append(f"pt={tag}")
-        result = []
+                    feats.append(f"pt={tag}")
         count = len(tokens)
-        window = self.config.window
-        for index in range(count):
-            feats = ["bias", *own[index]]
-            for offset in range(-window, window + 1):
+        words = [word_own[0] for word_own, _ in lexical]
+        for index, feats in enumerate(own):
+            for offset in self._offsets:
                 neighbour = index + offset
-                if offset == 0:
-                    continue
                 if 0 <= neighbour < count:
-                    prefix = f"{offset:+d}:"
-                    feats.extend(prefix + f for f in lent[neighbour])
+                    feats.extend(lexical[neighbour][1][offset])
+                    if hint_tags is not None and hint_tags[neighbour] != "O":
+                        feats.append(f"{offset:+d}:pt={hint_tags[neighbour]}")
                 else:
-                    feats.append(f"{offset:+d}:PAD")
-            word = own[index][0]
+                    feats.append(self._padding[offset])
             if index > 0:
-                feats.append(f"bi-={own[index - 1][0]}|{word}")
+                feats.append(f"bi-={words[index - 1]}|{words[index]}")
             if index + 1 < count:
-                feats.append(f"bi+={word}|{own[index + 1][0]}")
-            result.append(feats)
-        return result
+                feats.append(f"bi+={words[index]}|{words[index + 1]}")
+        return own
+
+
+_SINCE_COLON = tuple(f"sc={n}" for n in range(5))
 
 
 def _layout_features(text: str, tokens: Sequence[Token]) -> list[list[str]]:
     """Header keys, place in the line and the note, spacing and capitalised runs, for every token."""
-    line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     total_lines = len(line_starts)
-    result: list[list[str]] = [[] for _ in tokens]
+    text_length = len(text)
+    result: list[list[str]] = []
     line = -1
     next_line_start = 0
-    line_key = previous_line_key = key = ""
+    line_key = previous_line_key = ""
+    key_features: tuple[str, ...] = ()
+    line_features: tuple[str, ...] = ()
     since_colon = 0
-    tokens_in_line: list[int] = []
+    line_tokens: list[int] = []
 
-    def finish_line() -> None:
-        if tokens_in_line:
-            result[tokens_in_line[-1]].append("EOL")
+    def describe_line() -> tuple[str, ...]:
+        # What every token of the line shares: computed when the line starts and when its key appears.
+        line_end = text.find("\n", line_starts[line])
+        length = (text_length if line_end < 0 else line_end) - line_starts[line]
+        shared = [f"ln={min(line, 12)}", f"le={min(total_lines - 1 - line, 3)}", "short" if length < 80 else "long"]
+        if line_key:
+            shared.append(f"lk={line_key}")
+        if previous_line_key:
+            shared.append(f"pk={previous_line_key}")
+        return tuple(shared)
 
     for index, token in enumerate(tokens):
-        while next_line_start <= token.start and line + 1 < total_lines:
-            finish_line()
-            line += 1
-            next_line_start = line_starts[line + 1] if line + 1 < total_lines else len(text) + 1
-            previous_line_key, line_key, key, since_colon, tokens_in_line = line_key, "", "", 0, []
-        feats = result[index]
-        if not tokens_in_line:
+        if token.start >= next_line_start:
+            if line_tokens:
+                result[line_tokens[-1]].append("EOL")
+            while line + 1 < total_lines and line_starts[line + 1] <= token.start:
+                line += 1
+            next_line_start = line_starts[line + 1] if line + 1 < total_lines else text_length + 1
+            previous_line_key, line_key, key_features, since_colon, line_tokens = line_key, "", (), 0, []
+            line_features = describe_line()
+        feats = list(line_features)
+        if not line_tokens:
             feats.append("BOL")
-            line_end = text.find("\n", token.start)
-            line_length = (len(text) if line_end < 0 else line_end) - line_starts[line]
-        tokens_in_line.append(index)
-        feats.append(f"ln={min(line, 12)}")
-        feats.append(f"le={min(total_lines - 1 - line, 3)}")
-        feats.append("short" if line_length < 80 else "long")
-        if key:
-            feats += [f"k={key}", f"sc={min(since_colon, 4)}"]
-        if line_key:
-            feats.append(f"lk={line_key}")
-        if previous_line_key:
-            feats.append(f"pk={previous_line_key}")
+        line_tokens.append(index)
+        if key_features:
+            feats.extend(key_features)
+            feats.append(_SINCE_COLON[min(since_colon, 4)])
         if token.start > 0 and not text[token.start - 1].isspace():
             feats.append("glued")
-        if token.end < len(text) and not text[token.end].isspace():
+        if token.end < text_length and not text[token.end].isspace():
             feats.append("glued+")
+        result.append(feats)
         since_colon += 1
-        if token.text == ":" and len(tokens_in_line) > 1:
-            words = [tokens[i].text.lower() for i in tokens_in_line[-4:-1] if tokens[i].text.isalpha()]
-            key = words[-1] if words else "#"
+        if token.text == ":" and len(line_tokens) > 1:
+            words = [tokens[i].text.lower() for i in line_tokens[-4:-1] if tokens[i].text.isalpha()]
+            key_features = (f"k={words[-1] if words else '#'}",)
             since_colon = 0
-            if not line_key and len(tokens_in_line) <= 8:
+            if not line_key and len(line_tokens) <= 8:
                 line_key = " ".join(words[-2:]) if words else "#"
-    finish_line()
+                line_features = describe_line()
+    if line_tokens:
+        result[line_tokens[-1]].append("EOL")
     for first, last in _capitalised_runs(tokens):
         length = last - first + 1
+        run_length = f"crl={min(length, 5)}"
         for index in range(first, last + 1):
             position = "S" if length == 1 else "B" if index == first else "E" if index == last else "I"
-            result[index] += [f"cr={position}", f"crl={min(length, 5)}"]
+            result[index] += [f"cr={position}", run_length]
     return result
 
 
