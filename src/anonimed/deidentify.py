@@ -21,9 +21,9 @@ from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
 from anonimed.formats import get_format
 from anonimed.formats.brat import read_brat
-from anonimed.formats.errors import FormatError
+from anonimed.formats.errors import FormatError, describe_failure
 from anonimed.formats.jsonl import format_jsonl_line
-from anonimed.formats.textio import atomic_writer, read_text, write_text_atomic
+from anonimed.formats.textio import atomic_writer, decode_text, read_text, write_files_atomic, write_text_atomic
 from anonimed.transform import (
     Keyring,
     Replacement,
@@ -165,13 +165,19 @@ def deidentify_files(
     audit_path: str | Path | None = None,
     audit_originals: bool = False,
     progress: Callable[[list[Any]], Iterable[Any]] = lambda items: items,
+    encoding: str = "utf-8",
+    errors: str = "strict",
 ) -> BatchSummary:
     """De-identify a file, a folder of ``*.txt`` (recursively) or standard input (``-``) into ``output_path``.
 
     ``text``: the new text (a file, a folder mirroring the input, or ``-``); ``brat``/``xml``: a folder of files with
     the spans of the new text; ``jsonl``: one file (or ``-``).  ``gold_spans`` takes the spans from the ``.ann``
     beside each note instead of the detector.  A note that fails is recorded with its file name and nothing is written
-    for it; the others go on.  Inputs are never overwritten.
+    for it; the others go on.  Inputs are never overwritten.  ``encoding`` and ``errors`` say how notes are decoded.
+
+    Fail-closed: nothing is ever written for a note that failed, a note's files (``brat``: text and annotations) are
+    written both or neither, and when a write into the one ``jsonl`` file (or the audit) fails, that file is not
+    written at all and every note meant for it counts as failed.
     """
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"unknown output format {output_format!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
@@ -184,24 +190,68 @@ def deidentify_files(
     into_folder = output is not None and (Path(input_path).is_dir() or output.is_dir())
     summary = BatchSummary()
     started = time.perf_counter()
-    with ExitStack() as stack:
-        collection = _collection(stack, output, output_format, len(sources))
-        audit = stack.enter_context(atomic_writer(audit_path)) if audit_path is not None else None
-        for source in progress(sources):
-            name = str(source.path) if source.path else "<stdin>"
-            try:
-                document = _read(source, gold_spans)
-                result = deidentifier.transform(document) if gold_spans else deidentifier.deidentify(document)
-                written = _write(result, source, output, output_format, collection, into_folder)
-            except (OSError, ValueError, RuntimeError) as error:
-                summary.failures[name] = str(error)
-                continue
-            if audit is not None:
-                audit.write(_audit_line(result, name, written, audit_originals))
+    done: list[tuple[str, Counter]] = []  # each written note and its span counts, until the shared files are closed
+    collection: IO[str] | None = None
+    try:
+        with ExitStack() as stack:
+            collection = _collection(stack, output, output_format, len(sources))
+            audit = stack.enter_context(atomic_writer(audit_path)) if audit_path is not None else None
+            for source in progress(sources):
+                name = _name(source)
+                try:
+                    document = _read(source, gold_spans, encoding, errors)
+                    result = deidentifier.transform(document) if gold_spans else deidentifier.deidentify(document)
+                    written = _write(result, source, output, output_format, collection, into_folder)
+                except OSError as error:
+                    if collection is not None:  # the shared file may now hold part of this note: give it up
+                        raise
+                    summary.failures[name] = describe_failure(error)
+                    continue
+                except Exception as error:  # noqa: BLE001 - one bad note (or a detector's bug on it) must not stop the rest
+                    # Nothing of the note was written: every format is built in full before its first byte is.
+                    summary.failures[name] = describe_failure(error)
+                    continue
+                if audit is not None:
+                    audit.write(_audit_line(result, name, written, audit_originals))
+                done.append((name, Counter(r.input.label for r in result.replacements)))
+    except OSError as error:
+        # Writing the jsonl file or the audit failed, now or when it was closed: the with block removed it.
+        shared = [str(p) for p in (output if collection is not None else None, audit_path) if p is not None]
+        _give_up_shared_output(summary, sources, done, f"{' and '.join(shared)} not written: {describe_failure(error)}",
+                               notes_lost=collection is not None)
+        if collection is None:
+            summary.failures[str(audit_path)] = f"not written: {describe_failure(error)}"
+    else:
+        for _, counts in done:
             summary.documents += 1
-            summary.spans.update(r.input.label for r in result.replacements)
+            summary.spans.update(counts)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _name(source: _Source) -> str:
+    return str(source.path) if source.path else "<stdin>"
+
+
+def _give_up_shared_output(
+    summary: BatchSummary, sources: list[_Source], done: list[tuple[str, Counter]], problem: str, notes_lost: bool
+) -> None:
+    """Account for a batch stopped by a shared file that could not be written.
+
+    ``notes_lost``: the notes went into that file (jsonl), so none of them is de-identified anywhere; otherwise (the
+    audit failed) the notes already written to files of their own stay written and count.  Notes not reached yet fail.
+    """
+    for name, counts in done:
+        if notes_lost:
+            summary.failures[name] = problem
+        else:
+            summary.documents += 1
+            summary.spans.update(counts)
+    finished = {name for name, _ in done}
+    for source in sources:
+        name = _name(source)
+        if name not in finished and name not in summary.failures:
+            summary.failures[name] = f"not de-identified: {problem}"
 
 
 def _sources(input_path: Path | None) -> list[_Source]:
@@ -241,19 +291,15 @@ def _collection(stack: ExitStack, output: Path | None, output_format: str, count
     return None
 
 
-def _read(source: _Source, gold_spans: bool) -> Document:
+def _read(source: _Source, gold_spans: bool, encoding: str, errors: str) -> Document:
     if source.path is None:
-        data = sys.stdin.buffer.read()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise FormatError("<stdin>", f"is not valid UTF-8: byte {error.start} cannot be decoded") from None
+        text = decode_text(sys.stdin.buffer.read(), "<stdin>", encoding, errors)
         return Document("stdin", text, metadata={"path": STDIO})
     if gold_spans:
         if not source.path.with_suffix(".ann").is_file():
             raise FormatError(source.path.with_suffix(".ann"), "does not exist (--gold-spans reads the spans from it)")
-        return read_brat(source.path)
-    return Document(source.path.stem, read_text(source.path), metadata={"path": str(source.path)})
+        return read_brat(source.path, encoding=encoding, errors=errors)
+    return Document(source.path.stem, read_text(source.path, encoding, errors), metadata={"path": str(source.path)})
 
 
 def _write(result: Result, source: _Source, output: Path | None, output_format: str, collection: IO[str] | None,
@@ -269,8 +315,8 @@ def _write(result: Result, source: _Source, output: Path | None, output_format: 
         write_text_atomic(target, result.text)
         return str(target)
     folder = output / source.relative.parent
-    for suffix, content in get_format(output_format).files(document, "BIOES").items():
-        write_text_atomic(folder / f"{document.id}{suffix}", content)
+    contents = get_format(output_format).files(document, "BIOES")
+    write_files_atomic({folder / f"{document.id}{suffix}": content for suffix, content in contents.items()})
     return str(folder / document.id)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import shutil
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -12,10 +11,10 @@ from typing import Callable, Iterable
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document
-from anonimed.formats.brat import write_ann
-from anonimed.formats.errors import FormatError
-from anonimed.formats.textio import read_text
-from anonimed.text.tokenize import tokenize
+from anonimed.formats.brat import format_ann
+from anonimed.formats.errors import FormatError, describe_failure
+from anonimed.formats.textio import read_text, write_files_atomic
+from anonimed.schema import canonical_label
 
 log = logging.getLogger(__name__)
 
@@ -23,22 +22,27 @@ log = logging.getLogger(__name__)
 @dataclass
 class PredictSummary:
     documents: int = 0
-    tokens: int = 0
+    characters: int = 0
     spans: Counter = field(default_factory=Counter)
     failures: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
 
     def line(self) -> str:
-        rate = self.tokens / self.seconds if self.seconds else 0.0
-        failed = f", {len(self.failures)} failed" if self.failures else ""
+        # Characters, not tokens: counting tokens would tokenize every note once more (slow on a very long note).
+        rate = self.characters / self.seconds if self.seconds else 0.0
+        failed = f", {len(self.failures)} failed (nothing written for them)" if self.failures else ""
         return (
-            f"{self.documents} documents, {sum(self.spans.values())} PHI spans, {self.tokens} tokens "
-            f"in {self.seconds:.1f} s ({rate:,.0f} tokens/s){failed}"
+            f"{self.documents} documents annotated, {sum(self.spans.values())} PHI spans, {self.characters:,} "
+            f"characters in {self.seconds:.1f} s ({rate:,.0f} characters/s){failed}"
         )
 
 
 def predict_document(detector: Detector, document: Document) -> Document:
-    return document.with_spans(detector.detect(document))
+    """The document with the detector's spans; a span outside the text or with an unknown label raises ValueError."""
+    annotated = document.with_spans(detector.detect(document))
+    for span in annotated.spans:
+        canonical_label(span.label)
+    return annotated
 
 
 def predict_dir(
@@ -46,10 +50,15 @@ def predict_dir(
     in_dir: str | Path,
     out_dir: str | Path,
     progress: Callable[[Iterable[Path]], Iterable[Path]] = lambda paths: paths,
+    encoding: str = "utf-8",
+    errors: str = "strict",
 ) -> PredictSummary:
-    """Annotate every ``IN_DIR/*.txt`` into ``OUT_DIR/NAME.ann`` and copy the text beside it.
+    """Annotate every ``IN_DIR/*.txt`` into ``OUT_DIR/NAME.ann`` and write its text beside it as ``NAME.txt``.
 
-    A note that cannot be read or annotated is recorded in ``failures`` and the others go on; nothing is written for it.
+    The text is written as UTF-8 (what the offsets of the ``.ann`` count on), so a note read with another
+    ``encoding`` gets a copy that reads back with the same characters.  A note that cannot be read or annotated, or
+    whose files cannot be written, is recorded in ``failures`` and the others go on; nothing is left behind for it
+    (the ``.txt`` and ``.ann`` are written both or neither).
     """
     in_dir, out_dir = Path(in_dir), Path(out_dir)
     if not in_dir.is_dir():
@@ -59,18 +68,18 @@ def predict_dir(
     out_dir.mkdir(parents=True, exist_ok=True)
     summary = PredictSummary()
     started = time.perf_counter()
-    for path in progress(sorted(in_dir.glob("*.txt"))):
+    for path in progress(sorted(p for p in in_dir.glob("*.txt") if p.is_file())):
         try:
-            document = Document(path.stem, read_text(path), metadata={"path": str(path)})
+            document = Document(path.stem, read_text(path, encoding, errors), metadata={"path": str(path)})
             annotated = predict_document(detector, document)
-            write_ann(annotated, out_dir / f"{path.stem}.ann")
-            shutil.copyfile(path, out_dir / path.name)
-        except (OSError, ValueError) as error:
-            summary.failures[str(path)] = str(error)
-            log.error("%s: %s", path, error)
+            write_files_atomic({out_dir / f"{path.stem}.ann": format_ann(annotated), out_dir / path.name: document.text})
+        except Exception as error:  # noqa: BLE001 - one bad note (or a detector's bug on it) must not stop the batch
+            summary.failures[str(path)] = describe_failure(error)
+            log.error("%s: %s", path, summary.failures[str(path)])
             continue
         summary.documents += 1
-        summary.tokens += len(tokenize(document.text))
+        summary.characters += len(document.text)
         summary.spans.update(span.label for span in annotated.spans)
     summary.seconds = time.perf_counter() - started
     return summary
+

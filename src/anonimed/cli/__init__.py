@@ -8,7 +8,21 @@ import sys
 from typing import Sequence
 
 from anonimed import __version__
-from anonimed.cli import convert, deidentify, embed, evaluate, predict, train
+
+
+def add_encoding_options(parser: argparse.ArgumentParser) -> None:
+    """``--encoding`` and ``--errors``: how input notes are decoded (strict UTF-8 unless asked otherwise)."""
+    parser.add_argument("--encoding", default="utf-8", help="the notes' text encoding (default: utf-8)")
+    parser.add_argument(
+        "--errors",
+        choices=("strict", "replace"),
+        default="strict",
+        help="strict (default): a byte that does not decode fails the note; replace: it becomes U+FFFD",
+    )
+
+
+# Imported after the shared options above, which the subcommand modules use.
+from anonimed.cli import convert, deidentify, embed, evaluate, predict, train  # noqa: E402
 
 COMMANDS = (predict, deidentify, evaluate, convert, train, embed)
 

@@ -7,6 +7,7 @@ import sys
 
 from tqdm import tqdm
 
+from anonimed.cli import add_encoding_options
 from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files
 from anonimed.transform import build_config, load_settings, read_key
 
@@ -36,6 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--gold-spans", action="store_true", help="replace the spans of the .ann beside each note")
     parser.add_argument("--audit", metavar="FILE", help="write a JSONL audit: each replaced span, per document")
     parser.add_argument("--audit-originals", action="store_true", help="put the original texts in the audit too")
+    add_encoding_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -56,6 +58,8 @@ def run(arguments: argparse.Namespace) -> int:
         gold_spans=arguments.gold_spans,
         audit_path=arguments.audit,
         audit_originals=arguments.audit_originals,
+        encoding=arguments.encoding,
+        errors=arguments.errors,
         progress=lambda items: tqdm(
             items, desc="deidentify", unit="doc", file=sys.stderr, disable=len(items) < 2 or None
         ),

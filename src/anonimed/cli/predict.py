@@ -7,6 +7,7 @@ import sys
 
 from tqdm import tqdm
 
+from anonimed.cli import add_encoding_options
 from anonimed.predict import predict_dir
 
 
@@ -19,6 +20,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("in_dir", metavar="IN_DIR")
     parser.add_argument("out_dir", metavar="OUT_DIR")
     parser.add_argument("--model", default=None, help="a model name or model folder (default: the shipped model)")
+    add_encoding_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -31,6 +33,8 @@ def run(arguments: argparse.Namespace) -> int:
         arguments.in_dir,
         arguments.out_dir,
         progress=lambda paths: tqdm(paths, desc="predict", unit="doc", file=sys.stderr, disable=None),
+        encoding=arguments.encoding,
+        errors=arguments.errors,
     )
     for path, problem in summary.failures.items():
         print(f"failed: {path}: {problem}", file=sys.stderr)

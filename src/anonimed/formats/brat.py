@@ -60,11 +60,20 @@ def parse_ann(content: str, text: str, path: str | Path = "<ann>", check_labels:
     return spans
 
 
-def read_brat(txt_path: str | Path, ann_path: str | Path | None = None, check_labels: bool = True) -> Document:
-    """The document of ``NAME.txt`` with the spans of ``NAME.ann`` (none if that file does not exist)."""
+def read_brat(
+    txt_path: str | Path,
+    ann_path: str | Path | None = None,
+    check_labels: bool = True,
+    encoding: str = "utf-8",
+    errors: str = "strict",
+) -> Document:
+    """The document of ``NAME.txt`` with the spans of ``NAME.ann`` (none if that file does not exist).
+
+    ``encoding`` and ``errors`` apply to the ``.txt``; the ``.ann`` is always UTF-8 (anonimed writes it so).
+    """
     txt_path = Path(txt_path)
     ann_path = Path(ann_path) if ann_path is not None else txt_path.with_suffix(".ann")
-    text = read_text(txt_path)
+    text = read_text(txt_path, encoding, errors)
     spans = parse_ann(read_text(ann_path), text, ann_path, check_labels) if ann_path.exists() else []
     return Document(txt_path.stem, text, sorted(spans), {"path": str(txt_path)})
 

@@ -1,4 +1,4 @@
-"""Errors raised by the readers: each names the file and what is wrong with it."""
+"""Errors raised by the readers (each names the file and what is wrong with it), and how batches report them."""
 
 from __future__ import annotations
 
@@ -14,3 +14,11 @@ class FormatError(ValueError):
         self.path = Path(path)
         self.problem = problem
         self.line = line
+
+
+def describe_failure(error: BaseException) -> str:
+    """How a batch reports a failed document: the message of an expected failure (bad input, I/O), and for an
+    unexpected one (a bug met on this input) its exception type too."""
+    if isinstance(error, (OSError, ValueError)):
+        return str(error)
+    return f"{type(error).__name__}: {error}"

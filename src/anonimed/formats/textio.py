@@ -6,9 +6,10 @@ import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any, Iterator, Mapping
 
 from anonimed.formats.errors import FormatError
+
 
 def _default_file_mode() -> int:
     # mkstemp creates files readable by their owner only; a finished output gets the mode a plain open() would give.
@@ -29,20 +30,25 @@ def read_text(path: str | Path, encoding: str = "utf-8", errors: str = "strict")
     Offsets of annotations are character offsets into this string; BRAT and MEDDOCAN count a BOM as a character.
     """
     path = Path(path)
-    data = path.read_bytes()
+    if path.is_dir():
+        raise FormatError(path, "is a folder, not a text file")
+    return decode_text(path.read_bytes(), path, encoding, errors)
+
+
+def decode_text(data: bytes, source: str | Path, encoding: str = "utf-8", errors: str = "strict") -> str:
+    """``data`` decoded; a :class:`FormatError` naming ``source`` for binary data or a byte that does not decode."""
     if b"\x00" in data[:8192]:
-        raise FormatError(path, "looks like a binary file (it contains NUL bytes), not text")
+        raise FormatError(source, "looks like a binary file (it contains NUL bytes), not text")
     try:
-        text = data.decode(encoding, errors=errors)
+        return data.decode(encoding, errors=errors)
     except UnicodeDecodeError as error:
         raise FormatError(
-            path,
+            source,
             f"is not valid {encoding}: byte {error.start} ({data[error.start:error.start + 1]!r}) "
-            f"cannot be decoded; pass another encoding (e.g. latin-1) or errors='replace'",
+            f"cannot be decoded; give another encoding (--encoding latin-1) or --errors replace",
         ) from None
-    except LookupError:
-        raise FormatError(path, f"unknown text encoding {encoding!r}") from None
-    return text
+    except LookupError as error:
+        raise FormatError(source, f"unknown text encoding or error handler: {error}") from None
 
 
 def write_text_atomic(path: str | Path, text: str) -> None:
@@ -54,6 +60,44 @@ def write_text_atomic(path: str | Path, text: str) -> None:
 def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     with atomic_writer(path, binary=True) as stream:
         stream.write(data)
+
+
+def write_files_atomic(contents: Mapping[Path, str]) -> None:
+    """Write several files (a note and its annotations) all or none.
+
+    Every file is written and synced to a temporary file first; only when all of them are complete are they renamed
+    into place, so a full disk or a refused write leaves none of them behind.
+    """
+    staged: list[tuple[str, Path]] = []
+    placed: list[Path] = []
+    try:
+        for path, text in contents.items():
+            staged.append((_staged_copy(Path(path), text.encode("utf-8")), Path(path)))
+        for temporary, path in staged:
+            os.replace(temporary, path)
+            placed.append(path)
+    except BaseException:
+        for temporary, _ in staged:
+            Path(temporary).unlink(missing_ok=True)
+        for path in placed:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def _staged_copy(path: Path, data: bytes) -> str:
+    """A complete, synced temporary file beside ``path`` holding ``data``; the caller renames or removes it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, _FILE_MODE)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return temporary
 
 
 @contextmanager
