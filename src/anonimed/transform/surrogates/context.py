@@ -14,6 +14,7 @@ from anonimed.transform.surrogates.text import fold
 FEMALE_WORDS = frozenset({"mujer", "femenino", "femenina", "f", "hembra", "nina", "nena", "dona", "noia", "senora"})
 MALE_WORDS = frozenset({"hombre", "varon", "masculino", "h", "macho", "nino", "nen", "home", "noi", "senor"})
 
+_LANGUAGE_SAMPLE = 20_000  # characters: enough function words to tell Catalan from Spanish
 _CATALAN_MARKERS = frozenset({"amb", "els", "dels", "anys", "seva", "aquest", "pel", "per", "va", "mesos", "i"})
 _SPANISH_MARKERS = frozenset({"con", "los", "del", "anos", "su", "este", "por", "el", "meses", "y", "que"})
 
@@ -90,7 +91,8 @@ class SurrogateContext:
     @cached_property
     def catalan(self) -> bool:
         """Whether the note is written in Catalan (more Catalan than Spanish function words), for generated words."""
-        words = fold(self.document.text).split()
+        # The opening of the note tells its language; folding all of a very long note would cost memory for nothing.
+        words = fold(self.document.text[:_LANGUAGE_SAMPLE]).split()
         catalan = sum(w in _CATALAN_MARKERS for w in words)
         return catalan > sum(w in _SPANISH_MARKERS for w in words)
 
