@@ -13,7 +13,7 @@ import sys
 import time
 from collections import Counter
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Mapping
 
@@ -105,10 +105,37 @@ class Deidentifier:
         return self.transform(detected)
 
     def transform(self, document: Document) -> Result:
-        """Replace the spans the document already carries (gold annotations, or spans found elsewhere)."""
+        """Replace the spans the document already carries (gold annotations, or spans found elsewhere).
+
+        Spans that overlap are first merged into one span over all their characters (see :func:`covering_spans`),
+        so that no character of any span is left as it was.
+        """
+        document = document.with_spans(covering_spans(document.spans))
         context = SurrogateContext(document, self.keyring, self.config.options)
         transformed = apply_plan(document, self.config.plan, context)
         return Result(document, transformed.text, transformed.replacements)
+
+
+def covering_spans(spans: Iterable[Span]) -> list[Span]:
+    """The spans with each group of overlapping ones merged into a single span from the group's first character to
+    its last, labelled (and scored) as its longest, then most confident, member.
+
+    Fail-closed: keeping only the longest of two partly overlapping spans would leave the other's outer characters
+    (``Ana Ros`` + ``Ros Pla``: ``Pla``) in the output.
+    """
+    groups: list[tuple[list[Span], int]] = []  # each group of overlapping spans, and where its last one ends
+    for span in sorted(spans):
+        if groups and span.start < groups[-1][1]:
+            members, end = groups[-1]
+            members.append(span)
+            groups[-1] = (members, max(end, span.end))
+        else:
+            groups.append(([span], span.end))
+    merged = []
+    for members, end in groups:
+        best = min(members, key=lambda s: (-(s.end - s.start), -s.score, s.start))
+        merged.append(best if len(members) == 1 else replace(best, start=members[0].start, end=end))
+    return merged
 
 
 def _config(
