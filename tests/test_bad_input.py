@@ -463,3 +463,22 @@ def test_a_shared_output_that_cannot_be_finished_is_not_written_at_all(tmp_path:
         assert "0 documents de-identified" in err and "2 failed" in err
     else:  # the notes' own files were written; only the audit is missing
         assert "2 documents de-identified" in err
+
+
+def test_an_xml_file_declaring_an_unknown_encoding_is_a_format_error(tmp_path: Path, capsys):
+    # Found by benchmarks/fuzz.py: the parser's LookupError escaped the reader.
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.xml").write_text("<?xml version='1.0' encoding='UTTF-8'?>\n<MEDDOCAN/>", encoding="utf-8")
+    (tmp_path / "in" / "b.xml").write_text("<MEDDOCAN><TEXT>Hola</TEXT><TAGS/></MEDDOCAN>", encoding="utf-8")
+    assert main(["convert", str(tmp_path / "in"), str(tmp_path / "out.jsonl"), "--to", "jsonl"]) == 1
+    captured = capsys.readouterr()
+    assert "a.xml: cannot be parsed as XML: unknown encoding: UTTF-8" in captured.err
+    assert "1 documents converted" in captured.out
+
+
+def test_overlapping_spans_are_replaced_whole(tmp_path: Path):
+    # Keeping only the longer of two partly overlapping spans would leave "Pla" in the output.
+    text = "Nombre: Ana Ros Pla, vive en Madrid"
+    document = Document("x", text, [Span(8, 15, "NOMBRE_SUJETO_ASISTENCIA"), Span(12, 19, "NOMBRE_PERSONAL_SANITARIO")])
+    result = Deidentifier(operators=["tag"]).transform(document)
+    assert result.text == "Nombre: [NOMBRE_SUJETO_ASISTENCIA], vive en Madrid"

@@ -117,6 +117,8 @@ def read_xml(path: str | Path, check_labels: bool = True) -> Document:
         root = ElementTree.fromstring(path.read_bytes())
     except ElementTree.ParseError as error:
         raise FormatError(path, f"is not well-formed XML: {error}", error.position[0]) from None
+    except (LookupError, ValueError) as error:  # an encoding declaration the parser does not know or cannot use
+        raise FormatError(path, f"cannot be parsed as XML: {error}") from None
     text_element = root.find("TEXT")
     if text_element is None:
         raise FormatError(path, f"has no <TEXT> element under <{root.tag}>")
