@@ -19,7 +19,6 @@ pytest.importorskip("onnx")
 
 from anonimed.detect.base import Detector  # noqa: E402
 from anonimed.detect.neural import NeuralConfig, load_neural, preset, train_neural  # noqa: E402
-from anonimed.detect.neural.decoding import CrfWeights  # noqa: E402
 from anonimed.detect.neural.encoding import TokenEncoder, document_sentences  # noqa: E402
 from anonimed.detect.neural.network import Crf, Tagger  # noqa: E402
 from anonimed.detect.neural.tagset import allowed_moves, bioes_tags  # noqa: E402

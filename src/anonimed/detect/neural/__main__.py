@@ -26,7 +26,8 @@ def _train(arguments: argparse.Namespace) -> dict:
         config = config.with_options(**json.loads(arguments.options))
     counts = read_sentence_counts(data / "dev" / "sentences", [d.id for d in dev_docs])
     result = train_neural(
-        train_docs, dev_docs, arguments.out, config, arguments.seed, embeddings=arguments.embeddings, dev_sentence_counts=counts
+        train_docs, dev_docs, arguments.out, config, arguments.seed,
+        embeddings=arguments.embeddings, dev_sentence_counts=counts,
     )
     return {key: result["dev_scores"][key] for key in ("subtask1", "subtask2_strict", "subtask2_merged")} | {
         "best_epoch": result["best_epoch"], "training_seconds": round(result["training_seconds"], 1)

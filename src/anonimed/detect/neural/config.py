@@ -41,7 +41,7 @@ class NeuralConfig:
         if self.char_encoder == "lstm" and self.char_filters % 2:
             raise ValueError(f"char_filters must be even for the char BiLSTM, got {self.char_filters}")
         if self.max_epochs < 1 or self.batch_size < 1:
-            raise ValueError(f"max_epochs and batch_size must be at least 1, got {self.max_epochs} and {self.batch_size}")
+            raise ValueError(f"max_epochs and batch_size must be >= 1, got {self.max_epochs} and {self.batch_size}")
         if not 0.0 <= self.ema_decay < 1.0:
             raise ValueError(f"ema_decay must be in [0, 1), got {self.ema_decay}")
 

@@ -7,16 +7,25 @@ over positions only; sentences of a batch and tags are handled as arrays.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from anonimed.formats.textio import write_bytes_atomic
 
 
 def logsumexp(values: np.ndarray, axis: int) -> np.ndarray:
     peak = values.max(axis=axis, keepdims=True)
     peak = np.where(np.isfinite(peak), peak, 0.0)
     return np.squeeze(peak, axis=axis) + np.log(np.exp(values - peak).sum(axis=axis))
+
+
+def _save_npy(path: Path, array: np.ndarray) -> None:
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    write_bytes_atomic(path, buffer.getvalue())
 
 
 def _log_product(log_values: np.ndarray, exp_matrix: np.ndarray) -> np.ndarray:
@@ -32,8 +41,8 @@ class CrfWeights:
     end: np.ndarray  # [K]
 
     def save(self, directory: Path) -> None:
-        np.save(directory / "transitions.npy", self.transitions.astype(np.float32))
-        np.save(directory / "boundaries.npy", np.stack([self.start, self.end]).astype(np.float32))
+        _save_npy(directory / "transitions.npy", self.transitions.astype(np.float32))
+        _save_npy(directory / "boundaries.npy", np.stack([self.start, self.end]).astype(np.float32))
 
     @classmethod
     def load(cls, directory: Path) -> "CrfWeights":

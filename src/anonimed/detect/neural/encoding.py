@@ -62,7 +62,9 @@ class Batch:
     lengths: np.ndarray  # int64 [B]
 
     def inputs(self) -> dict[str, np.ndarray]:
-        return {"word_vectors": self.word_vectors, "char_ids": self.char_ids, "casing": self.casing, "lengths": self.lengths}
+        return {
+            "word_vectors": self.word_vectors, "char_ids": self.char_ids, "casing": self.casing, "lengths": self.lengths
+        }
 
 
 class TokenEncoder:

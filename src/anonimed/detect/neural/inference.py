@@ -75,9 +75,8 @@ class NeuralDetector:
         self.name = name
         self.tags: list[str] = self.manifest["tags"]
         self.crf = CrfWeights.load(model_dir)
-        self.encoder = TokenEncoder(
-            WordEmbeddings.load(model_dir / EMBEDDINGS_FILE), self.manifest["chars"], self.manifest["config"]["max_token_chars"]
-        )
+        embeddings = WordEmbeddings.load(model_dir / EMBEDDINGS_FILE)
+        self.encoder = TokenEncoder(embeddings, self.manifest["chars"], self.manifest["config"]["max_token_chars"])
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1  # small matrices: a second thread costs more than it gives
         options.inter_op_num_threads = 1

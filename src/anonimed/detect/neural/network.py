@@ -44,7 +44,9 @@ class CharCnn(nn.Module):
 
     def __init__(self, config: NeuralConfig) -> None:
         super().__init__()
-        self.convolution = nn.Conv1d(config.char_dim, config.char_filters, config.char_kernel, padding=config.char_kernel // 2)
+        self.convolution = nn.Conv1d(
+            config.char_dim, config.char_filters, config.char_kernel, padding=config.char_kernel // 2
+        )
 
     def forward(self, embedded: torch.Tensor, char_lengths: torch.Tensor) -> torch.Tensor:
         features = self.convolution(embedded.transpose(1, 2)).transpose(1, 2)  # [N, C, F]

@@ -18,7 +18,8 @@ def _parts(tag: str) -> tuple[str, str | None]:
 
 
 def allowed_moves(tags: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Boolean masks: ``moves[i, j]`` tag j may follow tag i; ``first[j]`` may open a sentence; ``last[i]`` may close it."""
+    """Boolean masks: ``moves[i, j]``: tag j may follow tag i; ``first[j]``: j may open a sentence; ``last[i]``: i may
+    close one."""
     parts = [_parts(tag) for tag in tags]
     closes = [prefix in (OUTSIDE, "E", "S") for prefix, _ in parts]  # after these, a new entity or O may come
     opens = [prefix in (OUTSIDE, "B", "S") for prefix, _ in parts]  # these may come where no entity is open

@@ -51,13 +51,14 @@ def model_embeddings(source: WordEmbeddings, documents: Sequence[Document]) -> W
 
     The n-gram table comes along so that words first met at prediction time get a vector too.
     """
-    extra = sorted({normalise(t.text) for d in documents for s in document_sentences(d) for t in s} - set(source.index))
+    sentences = [tokens for document in documents for tokens in document_sentences(document)]
+    words = {normalise(token.text) for tokens in sentences for token in tokens}
+    extra = sorted(words - set(source.index))
     vectors = [source.word_vectors.astype(np.float16)]
     if extra:
         vectors.append(np.stack([source.vector(word) for word in extra]).astype(np.float16))
-    return WordEmbeddings(
-        list(source.words) + extra, np.concatenate(vectors), source.ngram_vectors.astype(np.float16), source.min_n, source.max_n
-    )
+    ngrams = source.ngram_vectors.astype(np.float16)
+    return WordEmbeddings(list(source.words) + extra, np.concatenate(vectors), ngrams, source.min_n, source.max_n)
 
 
 def char_inventory(sentences: Sequence[Sequence[Token]]) -> list[str]:
@@ -178,7 +179,8 @@ def predict_with_torch(
     predictions = {}
     for document in documents:
         sentences = document_sentences(document)
-        predictions[document.id] = sentences_to_spans(sentences, encoder, emissions, weights, tags, "neural") if sentences else []
+        spans = sentences_to_spans(sentences, encoder, emissions, weights, tags, "neural") if sentences else []
+        predictions[document.id] = spans
     return predictions
 
 
@@ -214,20 +216,12 @@ def _export(tagger: Tagger, example: Batch, buffer: io.BytesIO, token_axes: dict
     )
 
 
-def _npy_bytes(array: np.ndarray) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, array)
-    return buffer.getvalue()
-
-
 def write_model(
     out_dir: Path, tagger: Tagger, crf: Crf, encoder: TokenEncoder, tags: Sequence[str], example: Batch, manifest: dict
 ) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     write_bytes_atomic(out_dir / NETWORK_FILE, export_onnx(tagger, example))
-    weights = crf_weights(crf)
-    write_bytes_atomic(out_dir / "transitions.npy", _npy_bytes(weights.transitions.astype(np.float32)))
-    write_bytes_atomic(out_dir / "boundaries.npy", _npy_bytes(np.stack([weights.start, weights.end]).astype(np.float32)))
+    crf_weights(crf).save(out_dir)
     buffer = io.BytesIO()
     embeddings = encoder.embeddings
     np.savez_compressed(
@@ -285,7 +279,8 @@ def train_neural(
         loss = _train_epoch(tagger, crf, optimizer, averager, encoder, examples, config, rng)
         train_seconds = time.perf_counter() - epoch_started
         with averager.swapped_in() if averager else contextlib.nullcontext():
-            f1 = score(dev_docs, predict_with_torch(tagger, crf, encoder, tags, dev_docs), dev_sentence_counts).subtask1.f1
+            predictions = predict_with_torch(tagger, crf, encoder, tags, dev_docs)
+            f1 = score(dev_docs, predictions, dev_sentence_counts).subtask1.f1
             if f1 > best_f1:
                 best_f1, best_epoch = f1, epoch
                 best_state = (copy.deepcopy(tagger.state_dict()), copy.deepcopy(crf.state_dict()))
