@@ -490,3 +490,28 @@ def test_convert_writes_a_document_s_files_both_or_neither(tmp_path: Path, monke
     assert main(["convert", str(source), str(tmp_path / "out"), "--to", "brat", "--from", "plain"]) == 1
     assert "No space left on device" in capsys.readouterr().err
     assert not any(files_under(tmp_path / "out"))
+
+
+def test_a_jsonl_output_that_cannot_be_created_fails_every_note(tmp_path: Path, capsys):
+    source = notes(tmp_path / "in", a=GOOD)
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    assert main(["deidentify", str(source), str(tmp_path / "file" / "out.jsonl"), "--format", "jsonl"]) == 1
+    err = capsys.readouterr().err
+    assert "out.jsonl not written" in err and "0 documents de-identified" in err and "1 failed" in err
+
+
+def test_an_unreadable_note_fails_alone_in_a_jsonl_batch(tmp_path: Path, monkeypatch, capsys):
+    source = notes(tmp_path / "in", a=GOOD, b="Nombre: Secreto Uno\n")
+    real_read_bytes = Path.read_bytes
+
+    def read_bytes(path: Path) -> bytes:
+        if path.name == "b.txt":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    assert main(["deidentify", str(source), str(tmp_path / "out.jsonl"), "--format", "jsonl"]) == 1
+    err = capsys.readouterr().err
+    assert "b.txt" in err and "Permission denied" in err and "1 documents de-identified" in err
+    monkeypatch.undo()
+    assert "Secreto" not in (tmp_path / "out.jsonl").read_text(encoding="utf-8")

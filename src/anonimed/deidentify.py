@@ -218,7 +218,7 @@ def deidentify_files(
     summary = BatchSummary()
     started = time.perf_counter()
     done: list[tuple[str, Counter]] = []  # each written note and its span counts, until the shared files are closed
-    collection: IO[str] | None = None
+    collects = output is None or output_format == "jsonl"  # every note goes into one stream
     try:
         with ExitStack() as stack:
             collection = _collection(stack, output, output_format, len(sources))
@@ -228,14 +228,17 @@ def deidentify_files(
                 try:
                     document = _read(source, gold_spans, encoding, errors)
                     result = deidentifier.transform(document) if gold_spans else deidentifier.deidentify(document)
-                    written = _write(result, source, output, output_format, collection, into_folder)
-                except OSError as error:
-                    if collection is not None:  # the shared file may now hold part of this note: give it up
-                        raise
+                except Exception as error:  # noqa: BLE001 - one bad note (or a detector's bug on it) must not stop the rest
                     summary.failures[name] = describe_failure(error)
                     continue
-                except Exception as error:  # noqa: BLE001 - one bad note (or a detector's bug on it) must not stop the rest
-                    # Nothing of the note was written: every format is built in full before its first byte is.
+                try:
+                    written = _write(result, source, output, output_format, collection, into_folder)
+                except ValueError as error:  # the note cannot be put in this format: found before a byte is written
+                    summary.failures[name] = describe_failure(error)
+                    continue
+                except OSError as error:
+                    if collects:  # the shared stream may now hold part of this note: give it up
+                        raise
                     summary.failures[name] = describe_failure(error)
                     continue
                 if audit is not None:
@@ -243,10 +246,10 @@ def deidentify_files(
                 done.append((name, Counter(r.input.label for r in result.replacements)))
     except OSError as error:
         # Writing the jsonl file or the audit failed, now or when it was closed: the with block removed it.
-        shared = [str(p) for p in (output if collection is not None else None, audit_path) if p is not None]
-        _give_up_shared_output(summary, sources, done, f"{' and '.join(shared)} not written: {describe_failure(error)}",
-                               notes_lost=collection is not None)
-        if collection is None:
+        shared = [str(p) for p in (str(output or STDIO) if collects else None, audit_path) if p is not None]
+        problem = f"{' and '.join(shared)} not written: {describe_failure(error)}"
+        _give_up_shared_output(summary, sources, done, problem, notes_lost=collects)
+        if not collects:
             summary.failures[str(audit_path)] = f"not written: {describe_failure(error)}"
     else:
         for _, counts in done:
