@@ -55,7 +55,8 @@ class CrfDetector(TokenTagger):
         with self._lock:
             self._tagger.set(features)
             tags = self._tagger.tag()
-            scores = [self._tagger.marginal(tag, index) for index, tag in enumerate(tags)]
+            # Only the tokens of spans need a score (most tokens are O): marginals are computed for those alone.
+            scores = [1.0 if tag == "O" else self._tagger.marginal(tag, index) for index, tag in enumerate(tags)]
         return tags, scores
 
 
