@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import signal
 import sys
@@ -253,7 +254,7 @@ def main() -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     report = {
         "date": date.today().isoformat(),
-        "machine": f"{platform.machine()} {platform.processor() or ''} python {platform.python_version()}".strip(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared), python {platform.python_version()}",
         "command": " ".join(["benchmarks/fuzz.py", *sys.argv[1:]]),
         "detector": detector_name,
         "timeout_seconds": arguments.timeout,
