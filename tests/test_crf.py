@@ -77,11 +77,3 @@ def test_a_tiny_crf_learns_and_predicts_spans_with_valid_offsets(meddocan: Path,
             assert document.text[span.start : span.end].strip() == document.text[span.start : span.end]
             assert 0.0 <= span.score <= 1.0 and span.source == "crf"
 
-
-def test_context_features_name_the_words_around_a_capitalised_run_and_parentheses() -> None:
-    text = "Vive con su hermano Juan José.\nTratado con Dacortin (Merck, Barcelona) y"
-    tokens = tokenize(text)
-    features = FeatureExtractor(FeatureConfig(hints=False)).features(text, tokens)
-    by_word = {t.text: f for t, f in zip(tokens, features)}
-    assert {"rb=hermano", "rb2=su", "ra=."} <= set(by_word["José"])
-    assert "paren" in by_word["Merck"] and "paren" not in by_word["y"] and "paren" not in by_word["Dacortin"]

@@ -28,9 +28,13 @@ from anonimed.text.tokenize import tokenize
 log = logging.getLogger(__name__)
 
 MODEL_FILES: dict[Kind, str] = {"crf": "model.crfsuite", "window": "model.npz"}
-# What the shipped model does with the pattern recognizers' own spans: the tagger's spans first, then the
-# patterns' spans wherever the tagger found nothing (tuned on MEDDOCAN dev, see MODEL_CARD.md).
-DEFAULT_RESOLVER: dict[str, Any] = {"mode": "precision", "threshold": 0.0, "priorities": {"crf": 1, "window": 1}}
+# What the shipped model does with the pattern recognizers' own spans: the tagger's label wins an overlap, the
+# extent is the union, and pattern spans scoring under 0.5 are dropped (tuned on MEDDOCAN dev, see MODEL_CARD.md).
+DEFAULT_RESOLVER: dict[str, Any] = {
+    "mode": "recall",
+    "thresholds": {"patterns": 0.5},
+    "priorities": {"crf": 1, "window": 1},
+}
 _GAZETTEER_MARKER = "spanish-names-ine"
 
 

@@ -36,7 +36,6 @@ class FeatureConfig:
     name_lists: bool = True
     hints: bool = True
     layout: bool = True
-    context: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -132,9 +131,6 @@ class FeatureExtractor:
         if self.config.layout:
             for feats, extra in zip(own, _layout_features(text, tokens)):
                 feats.extend(extra)
-        if self.config.context:
-            for feats, extra in zip(own, _context_features(text, tokens)):
-                feats.extend(extra)
         hint_tags = spans_to_tags(tokens, hints, "BIOES") if self.config.hints and hints else None
         if hint_tags is not None:
             for feats, tag in zip(own, hint_tags):
@@ -223,30 +219,6 @@ def _layout_features(text: str, tokens: Sequence[Token]) -> list[list[str]]:
         for index in range(first, last + 1):
             position = "S" if length == 1 else "B" if index == first else "E" if index == last else "I"
             result[index] += [f"cr={position}", run_length]
-    return result
-
-
-def _context_features(text: str, tokens: Sequence[Token]) -> list[list[str]]:
-    """What lies beyond the ±2 window: the words just before and after a capitalised run (``hermano`` in ``su
-    hermano Juan José``, ``Dr`` in ``Dr. Luis Roberto León``) for every token of the run, and whether a token sits
-    inside parentheses (where drug makers and their towns are named)."""
-    result: list[list[str]] = [[] for _ in tokens]
-    for first, last in _capitalised_runs(tokens):
-        before = f"rb={tokens[first - 1].text.lower()}" if first > 0 else "rb=^"
-        before2 = f"rb2={tokens[first - 2].text.lower()}" if first > 1 else "rb2=^"
-        after = f"ra={tokens[last + 1].text.lower()}" if last + 1 < len(tokens) else "ra=$"
-        for index in range(first, last + 1):
-            result[index] += [before, before2, after]
-    depth = 0
-    for index, token in enumerate(tokens):
-        if index and "\n" in text[tokens[index - 1].end : token.start]:
-            depth = 0  # an unclosed parenthesis ends with its line
-        if token.text == ")":
-            depth = max(depth - 1, 0)
-        if depth:
-            result[index].append("paren")
-        if token.text == "(":
-            depth += 1
     return result
 
 
