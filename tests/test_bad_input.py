@@ -277,13 +277,18 @@ def test_a_20_mb_note_runs_in_linear_time_and_memory(tmp_path: Path, command: st
     assert len(out) > 0.9 * len(text) and ("Ana Ros" in out) == (command == "predict")
 
 
-def test_a_20_mb_note_through_the_cli(tmp_path: Path, capsys):
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_20_mb_note_through_the_cli(tmp_path: Path, command: str, capsys):
     text = big_note(20)
     source = notes(tmp_path / "in", big=text)
-    assert cli("deidentify", source, tmp_path / "out", "--operator", "tag") == 0
+    options = ("--operator", "tag") if command == "deidentify" else ()
+    assert cli(command, source, tmp_path / "out", *options) == 0
     blocks = text.count("Ana Ros Pla")  # a name and a date each
-    assert f"1 documents de-identified, {2 * blocks} PHI spans" in capsys.readouterr().err
-    assert textio.read_text(tmp_path / "out" / "big.txt").count("[NOMBRE_SUJETO_ASISTENCIA]") == blocks
+    assert f"1 documents {'de-identified' if command == 'deidentify' else 'annotated'}, {2 * blocks} PHI spans" in (
+        "".join(capsys.readouterr())
+    )
+    if command == "deidentify":
+        assert textio.read_text(tmp_path / "out" / "big.txt").count("[NOMBRE_SUJETO_ASISTENCIA]") == blocks
 
 
 @pytest.fixture(scope="module")
@@ -292,16 +297,21 @@ def ten_thousand_notes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return notes(folder / "in", **{f"n{i:05}": f"Nombre: Ana {i}\n" for i in range(10_000)})
 
 
+@pytest.mark.parametrize("interface", ["cli", "api"])
 @pytest.mark.parametrize("command", COMMANDS)
-def test_ten_thousand_small_notes(ten_thousand_notes: Path, tmp_path: Path, command: str, monkeypatch, capsys):
+def test_ten_thousand_small_notes(ten_thousand_notes: Path, tmp_path: Path, command: str, interface: str, monkeypatch,
+                                  capsys):
     # Each atomic write syncs its file to disk, which is what makes 10,000 notes slow on a real disk; the test checks
     # the batch (no per-note cost that grows with the batch), so the sync is skipped here.
     monkeypatch.setattr(textio.os, "fsync", lambda descriptor: None)
     started = time.perf_counter()
-    options = ("--operator=tag",) if command == "deidentify" else ()
-    assert cli(command, ten_thousand_notes, tmp_path / "out", *options) == 0
+    if interface == "cli":
+        options = ("--operator=tag",) if command == "deidentify" else ()
+        assert cli(command, ten_thousand_notes, tmp_path / "out", *options) == 0
+        assert "10000 documents" in "".join(capsys.readouterr())
+    else:
+        assert api(command, ten_thousand_notes, tmp_path / "out") == (10_000, {})
     seconds = time.perf_counter() - started
-    assert "10000 documents" in "".join(capsys.readouterr())
     assert sum(1 for _ in files_under(tmp_path / "out")) == (20_000 if command == "predict" else 10_000)
     assert seconds < 40
 
