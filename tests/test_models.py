@@ -73,3 +73,13 @@ def test_swapping_entities_moves_every_later_span_exactly() -> None:
     assert [copy.text[s.start : s.end] for s in copy.spans][1:] == ["Villanueva de la Serena", "Perú", "03/03/1946"]
     assert copy.text[copy.spans[0].start : copy.spans[0].end] in {"Castellanos Ortiz", "Ortiz Castellanos", "Ortiz Ortiz", "Castellanos Castellanos"}
     assert copy.text.startswith("Nombre: ") and copy.text.endswith(". Fecha: 03/03/1946.")
+
+
+def test_the_train_command_writes_a_model_folder(meddocan: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from anonimed.cli import main
+
+    for document in read_brat_dir(meddocan / "train" / "brat")[:4]:
+        write_brat(document, tmp_path / "train")
+    code = main(["train", "--model", "window", "--train", str(tmp_path / "train"), "--out", str(tmp_path / "m"), "--no-patterns"])
+    assert code == 0 and "model written to" in capsys.readouterr().out
+    assert json.loads((tmp_path / "m" / "model.json").read_text())["resolver"] is None
