@@ -6,12 +6,13 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from anonimed import __version__
 from anonimed.detect.crf import CrfSettings, train_crf
@@ -24,6 +25,9 @@ from anonimed.models import build_detector, pattern_detector
 from anonimed.models.augment import Gazetteers, augmented_copies
 from anonimed.models.folder import Kind, ModelInfo, write_model_info
 from anonimed.text.tokenize import tokenize
+
+if TYPE_CHECKING:
+    from anonimed.detect.neural import NeuralConfig
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +51,22 @@ class TrainOptions:
     resolver: dict[str, Any] | None = field(default_factory=lambda: dict(DEFAULT_RESOLVER))
     seed: int = 0
     augment: int = 0
+    layouts: bool = False  # augmented copies also change layout (capitals, no keys...): see augmented_copies
     gazetteer_dir: Path | None = None
+
+
+def training_documents(train_dirs: Sequence[str | Path], options: TrainOptions) -> tuple[list[Document], int]:
+    """The annotated notes of ``train_dirs`` followed by their augmented copies, and the number of originals."""
+    documents = [document for directory in train_dirs for document in _read_annotated(directory)]
+    originals = len(documents)
+    if options.augment:
+        gazetteer_dir = options.gazetteer_dir or find_gazetteers(train_dirs[0])
+        documents += augmented_copies(
+            documents, Gazetteers.load(gazetteer_dir), options.augment, options.seed, options.layouts
+        )
+    elif options.layouts:
+        raise ValueError("layouts change the augmented copies: give augment >= 1 with them")
+    return documents, originals
 
 
 def train_model(
@@ -57,11 +76,7 @@ def train_model(
     if options.kind not in MODEL_FILES:
         raise ValueError(f"unknown model kind {options.kind!r}: use one of {', '.join(MODEL_FILES)}")
     out_dir = Path(out_dir)
-    documents = [document for directory in train_dirs for document in _read_annotated(directory)]
-    originals = len(documents)
-    if options.augment:
-        gazetteer_dir = options.gazetteer_dir or find_gazetteers(train_dirs[0])
-        documents += augmented_copies(documents, Gazetteers.load(gazetteer_dir), options.augment, options.seed)
+    documents, originals = training_documents(train_dirs, options)
     log.info("training a %s on %d documents (%d augmented copies)", options.kind, len(documents), len(documents) - originals)
     info = ModelInfo(
         kind=options.kind,
@@ -85,6 +100,7 @@ def train_model(
         "documents": originals,
         "augmented_copies": len(documents) - originals,
         "augment": options.augment,
+        "layouts": options.layouts,
         "seed": options.seed,
         "seconds": round(seconds, 1),
         "anonimed_version": __version__,
@@ -94,6 +110,108 @@ def train_model(
         info.dev_scores = score_on(info, out_dir, dev_dir)
     write_model_info(out_dir, info)
     return info
+
+
+def train_neural_model(
+    train_dirs: Sequence[str | Path], out_dir: str | Path, dev_dir: str | Path, embeddings: str | Path,
+    config: "NeuralConfig", options: TrainOptions = TrainOptions(),
+) -> dict[str, Any]:
+    """Train the BiLSTM-CRF on ``train_dirs`` (plus augmented copies), stopping early on ``dev_dir``.
+
+    The leak is computed with the official sentence counts when ``dev_dir`` has a ``sentences`` folder beside it
+    (MEDDOCAN's layout: ``dev/brat`` and ``dev/sentences``).  Returns what :func:`train_neural` returns.
+    """
+    from anonimed.detect.neural import train_neural
+
+    documents, originals = training_documents(train_dirs, options)
+    dev_docs = _read_annotated(dev_dir)
+    counts = _official_sentence_counts(dev_dir, dev_docs)
+    log.info("training a neural tagger on %d documents (%d augmented copies)", len(documents), len(documents) - originals)
+    provenance = {
+        "data": [str(Path(d)) for d in train_dirs], "dev": str(Path(dev_dir)), "documents": originals,
+        "augmented_copies": len(documents) - originals, "augment": options.augment, "layouts": options.layouts,
+        "anonimed_version": __version__,
+    }
+    return train_neural(
+        documents, dev_docs, out_dir, config, options.seed,
+        embeddings=embeddings, dev_sentence_counts=counts, provenance=provenance,
+    )
+
+
+def train_ensemble_model(
+    member_folders: Mapping[str, str | Path | None], out_dir: str | Path, dev_dir: str | Path,
+    weight_choices: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0),
+    thresholds: Sequence[float] = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8),
+) -> dict[str, Any]:
+    """Tune the vote of trained members on the annotated folder ``dev_dir`` and write the ensemble folder.
+
+    ``member_folders`` maps member names to model folders (``None``: the built-in pattern recognizers).  Every
+    combination of weights (the first member's weight fixed at 1), threshold, and hard or soft votes is scored; the
+    ``balanced`` vote has the best subtask-1 F1, the ``recall`` vote the best F2 of subtask 2 merged (recall counted
+    twice), with the weights of the ``balanced`` one.  Returns both votes' dev figures.
+    """
+    from anonimed.detect.ensemble import Vote, VoteTuner
+    from anonimed.models import load_member, shared_pattern_detector
+    from anonimed.models.ensemble import write_ensemble
+
+    if len(member_folders) < 2:
+        raise ValueError(f"an ensemble needs at least two members, got {list(member_folders)}")
+    gold = _read_annotated(dev_dir)
+    counts = _official_sentence_counts(dev_dir, gold)
+    patterns = shared_pattern_detector()
+    answers = {}
+    for name, folder in member_folders.items():
+        detector = patterns if folder is None else load_member(Path(folder), name, patterns)
+        log.info("member %s: detecting on %d dev notes", name, len(gold))
+        answers[name] = {document.id: detector.detect(document) for document in gold}
+    tuner = VoteTuner(gold, answers, counts)
+    names = list(member_folders)
+    tried = []
+    started = time.perf_counter()
+    for others in itertools.product(weight_choices, repeat=len(names) - 1):
+        weights = dict(zip(names, (1.0, *others)))
+        for threshold, soft in itertools.product(thresholds, (False, True)):
+            vote = Vote(weights, threshold, soft=soft)
+            tried.append((vote, _figures(tuner.report(vote))))
+    log.info("%d votes tried in %.0f s", len(tried), time.perf_counter() - started)
+    balanced, balanced_figures = max(tried, key=lambda item: (item[1]["subtask1"]["f1"], item[1]["subtask2_merged"]["recall"]))
+    same_weights = [item for item in tried if item[0].weights == balanced.weights and item[0].soft == balanced.soft]
+    recall, recall_figures = max(same_weights, key=lambda item: _f_beta(item[1]["subtask2_merged"], 2.0))
+    about = {
+        "training": {
+            "dev": str(Path(dev_dir)), "documents": len(gold), "votes_tried": len(tried),
+            "weight_choices": list(weight_choices), "thresholds": list(thresholds),
+            "members": {name: str(folder) if folder else "built-in" for name, folder in member_folders.items()},
+            "anonimed_version": __version__,
+        },
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "dev_scores": {"balanced": balanced_figures, "recall": recall_figures},
+    }
+    write_ensemble(
+        out_dir, {n: Path(f) if f else None for n, f in member_folders.items()},
+        {"balanced": balanced, "recall": recall}, "balanced", about,
+    )
+    return about["dev_scores"] | {"votes": {"balanced": balanced.to_dict(), "recall": recall.to_dict()}}
+
+
+def _figures(report) -> dict[str, Any]:
+    figures = report.to_dict()
+    return {key: figures[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged", "characters")}
+
+
+def _f_beta(counts: Mapping[str, float], beta: float) -> float:
+    precision, recall = counts["precision"], counts["recall"]
+    if precision + recall == 0:
+        return 0.0
+    return (1 + beta**2) * precision * recall / (beta**2 * precision + recall)
+
+
+def _official_sentence_counts(dev_dir: str | Path, documents: Sequence[Document]) -> dict[str, int] | None:
+    """MEDDOCAN's layout keeps the official sentence splits in ``sentences`` beside ``brat``: the leak needs them."""
+    from anonimed.evaluate import read_sentence_counts
+
+    sentences = Path(dev_dir).parent / "sentences"
+    return read_sentence_counts(sentences, [d.id for d in documents]) if sentences.is_dir() else None
 
 
 def score_on(info: ModelInfo, model_dir: Path, dev_dir: str | Path) -> dict[str, Any]:

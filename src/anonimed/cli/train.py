@@ -1,4 +1,4 @@
-"""``anonimed train --model crf|window --train DIR [DIR ...] --out DIR [--dev DIR] [--seed N] [--augment N]``."""
+"""``anonimed train --model crf|window|neural|ensemble ... --out DIR``: a thin layer over :mod:`anonimed.train`."""
 
 from __future__ import annotations
 
@@ -6,25 +6,45 @@ import argparse
 import json
 import logging
 from pathlib import Path
+from typing import Any
+
+_FIGURES = ("subtask1", "subtask2_strict", "subtask2_merged")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "train",
-        help="train a PHI tagger on annotated BRAT folders",
-        description="Trains a CRF or a window classifier (features: see MODEL_CARD.md) and writes a model folder "
-        "(model.json + the model file) that 'anonimed predict --model DIR' loads.",
+        help="train a PHI tagger on annotated BRAT folders, or tune an ensemble of trained ones",
+        description="Trains a CRF, a window classifier (features: see MODEL_CARD.md) or a BiLSTM-CRF (docs/neural.md; "
+        "needs pip install .[train]), or tunes the vote of an ensemble of trained models on --dev, and writes a model "
+        "folder that 'anonimed predict --model DIR' loads.",
     )
-    parser.add_argument("--model", choices=("crf", "window"), default="crf", help="the tagger to train (default: crf)")
-    parser.add_argument("--train", nargs="+", required=True, metavar="DIR", help="annotated BRAT folder(s)")
-    parser.add_argument("--dev", metavar="DIR", help="annotated BRAT folder to score the trained model on")
+    parser.add_argument(
+        "--model", choices=("crf", "window", "neural", "ensemble"), default="crf", help="what to train (default: crf)"
+    )
+    parser.add_argument("--train", nargs="+", metavar="DIR", help="annotated BRAT folder(s) (all but ensemble)")
+    parser.add_argument("--dev", metavar="DIR", help="annotated BRAT folder to score on (neural: early stopping; "
+                        "ensemble: tuning the vote)")
     parser.add_argument("--out", required=True, metavar="DIR", help="the model folder to write")
-    parser.add_argument("--seed", type=int, default=0, help="seed of augmentation and of the SVM (default: 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of augmentation, the SVM and the network (default: 0)")
     parser.add_argument("--augment", type=int, default=0, metavar="N", help="swapped-entity copies of each note")
+    parser.add_argument(
+        "--layouts", action="store_true",
+        help="write each augmented copy in another layout (capitals, no header keys, other keys, one line...)",
+    )
     parser.add_argument(
         "--gazetteers", metavar="DIR", help="folder of the gazetteers for --augment (default: found above --train)"
     )
-    parser.add_argument("--no-patterns", action="store_true", help="no pattern hints, no pattern spans merged")
+    parser.add_argument("--no-patterns", action="store_true", help="crf, window: no pattern hints, no pattern spans merged")
+    neural = parser.add_argument_group("neural tagger")
+    neural.add_argument("--embeddings", metavar="FILE", help="word vectors from 'anonimed embed' (required)")
+    neural.add_argument("--preset", default="dismed", help="default, neuroner, nlnde or dismed (default: dismed)")
+    neural.add_argument("--options", metavar="JSON", help='config changes, e.g. \'{"max_epochs": 10}\'')
+    ensemble = parser.add_argument_group("ensemble")
+    ensemble.add_argument(
+        "--members", nargs="+", metavar="NAME=DIR",
+        help="trained model folders that vote, by name; the bare name 'patterns' adds the pattern recognizers",
+    )
     parser.set_defaults(run=run)
 
 
@@ -33,18 +53,64 @@ def run(arguments: argparse.Namespace) -> int:
     from anonimed.train import TrainOptions, train_model
 
     logging.getLogger("anonimed").setLevel(logging.INFO)
+    if arguments.model == "ensemble":
+        return _train_ensemble(arguments)
+    if not arguments.train:
+        raise ValueError(f"--model {arguments.model} needs --train DIR [DIR ...]")
     options = TrainOptions(
-        kind=arguments.model,
         seed=arguments.seed,
         augment=arguments.augment,
+        layouts=arguments.layouts,
         gazetteer_dir=Path(arguments.gazetteers) if arguments.gazetteers else None,
     )
+    if arguments.model == "neural":
+        return _train_neural(arguments, options)
+    options.kind = arguments.model
     if arguments.no_patterns:
         options.features = FeatureConfig(hints=False)
         options.resolver = None
     info = train_model(arguments.train, arguments.out, arguments.dev, options)
     print(f"model written to {arguments.out} ({info.training['seconds']:.0f} s of training)")
     if info.dev_scores:
-        summary = {k: info.dev_scores[k] for k in ("subtask1", "subtask2_strict", "subtask2_merged")}
-        print(json.dumps(summary, indent=1))
+        _print_figures(info.dev_scores)
     return 0
+
+
+def _train_neural(arguments: argparse.Namespace, options: Any) -> int:
+    from anonimed.detect.neural import preset
+    from anonimed.train import train_neural_model
+
+    if not arguments.dev or not arguments.embeddings:
+        raise ValueError("--model neural needs --dev (early stopping) and --embeddings (from 'anonimed embed')")
+    config = preset(arguments.preset)
+    if arguments.options:
+        config = config.with_options(**json.loads(arguments.options))
+    result = train_neural_model(arguments.train, arguments.out, arguments.dev, arguments.embeddings, config, options)
+    print(f"model written to {arguments.out} ({result['training_seconds']:.0f} s of training, "
+          f"epoch {result['best_epoch']} kept)")
+    _print_figures(result["dev_scores"])
+    return 0
+
+
+def _train_ensemble(arguments: argparse.Namespace) -> int:
+    from anonimed.train import train_ensemble_model
+
+    if not arguments.dev or not arguments.members:
+        raise ValueError("--model ensemble needs --members NAME=DIR ... and --dev DIR (the vote is tuned there)")
+    members: dict[str, str | None] = {}
+    for member in arguments.members:
+        name, _, folder = member.partition("=")
+        if not name or (not folder and name != "patterns") or name in members:
+            raise ValueError(f"--members {member!r}: give NAME=DIR (distinct names) or the bare name 'patterns'")
+        members[name] = folder or None
+    result = train_ensemble_model(members, arguments.out, arguments.dev)
+    print(f"ensemble written to {arguments.out}")
+    print(json.dumps(result["votes"], indent=1))
+    for setting in ("balanced", "recall"):
+        print(f"dev, {setting} vote:")
+        _print_figures(result[setting])
+    return 0
+
+
+def _print_figures(scores: dict) -> None:
+    print(json.dumps({key: scores[key] for key in _FIGURES}, indent=1))

@@ -1,13 +1,17 @@
 """Models: the shipped default detector and model folders written by ``anonimed train``.
 
-A model folder holds ``model.json`` (see :mod:`anonimed.models.folder`) and the tagger's file.  Loading one gives a
-detector: the tagger (CRF or window classifier) fed with the pattern recognizers' hints, and, when the folder says
-so, merged with those recognizers' own spans through the resolver.
+A model folder holds ``model.json`` and the model's files; its ``kind`` says how to load it:
+
+- ``crf`` / ``window`` (:mod:`anonimed.models.folder`): the tagger fed with the pattern recognizers' hints, and, when
+  the folder says so, merged with those recognizers' own spans through the resolver;
+- ``neural`` (:mod:`anonimed.detect.neural`): the BiLSTM-CRF, run by onnxruntime;
+- ``ensemble`` (:mod:`anonimed.models.ensemble`): member folders and the pattern recognizers combined by a vote.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,7 +21,11 @@ from anonimed.detect.features import FeatureExtractor
 from anonimed.detect.resolver import ResolvedDetector, Resolver
 from anonimed.detect.window import WindowDetector
 from anonimed.document import Document, Span
+from anonimed.models.ensemble import KIND as ENSEMBLE
+from anonimed.models.ensemble import folder_kind, load_ensemble
 from anonimed.models.folder import ModelInfo, read_model_info
+
+NEURAL = "neural"
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent / "default"
 
@@ -26,36 +34,66 @@ class ModelNotFoundError(ValueError):
     """Neither the name of a shipped model nor a model folder."""
 
 
-def load_detector(name_or_path: str | Path | None = None) -> Detector:
-    """``None`` or ``"default"``: the shipped model (loaded once, then shared); otherwise a model folder's path."""
+def load_detector(name_or_path: str | Path | None = None, vote: str | None = None) -> Detector:
+    """``None`` or ``"default"``: the shipped model (loaded once, then shared); otherwise a model folder's path.
+
+    ``vote`` names one of an ensemble's vote settings (``balanced``, ``recall``); other models take none.
+    """
     if name_or_path is None or name_or_path == "default":
-        return _default_detector()
+        return _default_detector(vote)
     path = Path(name_or_path)
     if not path.is_dir():
         raise ModelNotFoundError(
             f"{name_or_path}: not a model; give 'default' or a model folder written by 'anonimed train'"
         )
-    return load_model_dir(path)
+    return load_model_dir(path, vote)
 
 
-@lru_cache(maxsize=1)
-def _default_detector() -> Detector:
+@lru_cache(maxsize=4)
+def _default_detector(vote: str | None) -> Detector:
     if not (DEFAULT_MODEL_DIR / "model.json").is_file():
         raise ModelNotFoundError(f"{DEFAULT_MODEL_DIR}: the shipped default model is missing (broken installation?)")
-    return load_model_dir(DEFAULT_MODEL_DIR)
+    return load_model_dir(DEFAULT_MODEL_DIR, vote)
 
 
-def load_model_dir(directory: str | Path) -> Detector:
+def load_model_dir(directory: str | Path, vote: str | None = None) -> Detector:
+    """The detector of a model folder of any kind."""
     directory = Path(directory)
+    kind = folder_kind(directory)
+    if vote is not None and kind != ENSEMBLE:
+        raise ValueError(f"{directory}: a {kind} model has no vote settings (only ensembles do), got vote={vote!r}")
+    if kind == NEURAL:
+        from anonimed.detect.neural import load_neural
+
+        return load_neural(directory)
+    if kind == ENSEMBLE:
+        shared = shared_pattern_detector()
+        return load_ensemble(directory, lambda folder, name: load_member(folder, name, shared), shared, vote)
     info = read_model_info(directory)
     return build_detector(info, directory / info.model_file)
 
 
-def build_detector(info: ModelInfo, model_file: Path) -> Detector:
-    """The detector a model folder describes, its tagger read from ``model_file``."""
+def load_member(folder: Path, name: str, patterns: Detector) -> Detector:
+    """An ensemble member: the tagger alone (the patterns vote on their own), answering under ``name``."""
+    if folder_kind(folder) in (NEURAL, ENSEMBLE):
+        detector = load_model_dir(folder)
+    else:
+        info = read_model_info(folder)
+        detector = build_detector(replace(info, resolver=None), folder / info.model_file, patterns)
+    detector.name = name
+    return detector
+
+
+def build_detector(info: ModelInfo, model_file: Path, patterns: Detector | None = None) -> Detector:
+    """The detector a model folder describes, its tagger read from ``model_file``.
+
+    ``patterns`` are recognizers that remember their last answer (shared with others that run on the same notes);
+    by default the detector gets its own.
+    """
     extractor = FeatureExtractor(info.features)
-    patterns = pattern_detector() if info.features.hints or info.resolver is not None else None
-    hints = _RememberLast(patterns) if patterns is not None else None
+    hints = None
+    if info.features.hints or info.resolver is not None:
+        hints = patterns if patterns is not None else shared_pattern_detector()
     if info.kind == "crf":
         tagger: Detector = CrfDetector(model_file, extractor, info.scheme, hints)
     else:
@@ -70,6 +108,11 @@ def pattern_detector() -> Detector:
     from anonimed.detect.patterns import PatternDetector
 
     return PatternDetector()
+
+
+def shared_pattern_detector() -> Detector:
+    """Pattern recognizers that remember their last answer, to be shared by the detectors that run on one note."""
+    return _RememberLast(pattern_detector())
 
 
 class _RememberLast:

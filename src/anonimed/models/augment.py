@@ -16,6 +16,7 @@ from typing import Iterable
 
 from anonimed.document import Document, Edit
 from anonimed.formats.errors import FormatError
+from anonimed.stress import STRESS_SETS
 
 NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"})
 _SMALL_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "i", "en", "d'", "l'"})
@@ -125,13 +126,23 @@ def swap_entities(document: Document, gazetteers: Gazetteers, rng: random.Random
     return document.edited(edits)
 
 
-def augmented_copies(documents: Iterable[Document], gazetteers: Gazetteers, copies: int, seed: int) -> list[Document]:
-    """``copies`` swapped copies of each document (ids ``ID~aug1``...), reproducible for a given ``seed``."""
+def augmented_copies(
+    documents: Iterable[Document], gazetteers: Gazetteers, copies: int, seed: int, layouts: bool = False
+) -> list[Document]:
+    """``copies`` swapped copies of each document (ids ``ID~aug1``...), reproducible for a given ``seed``.
+
+    With ``layouts``, each copy is also rewritten in a layout that MEDDOCAN's template never shows (one of
+    :data:`anonimed.stress.STRESS_SETS`, in turn: capitals, no header keys, other keys, one line...), so that a
+    model cannot lean on the template alone.
+    """
+    transforms = list(STRESS_SETS.values())
     rng = random.Random(seed)
     result = []
-    for document in documents:
+    for index, document in enumerate(documents):
         for number in range(1, copies + 1):
             copy = swap_entities(document, gazetteers, rng)
+            if layouts:
+                copy = transforms[(index * copies + number) % len(transforms)](copy, rng)
             copy.id = f"{document.id}~aug{number}"
             result.append(copy)
     return result

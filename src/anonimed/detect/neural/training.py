@@ -17,7 +17,7 @@ import time
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -245,10 +245,12 @@ def train_neural(
     *,
     embeddings: str | Path | WordEmbeddings,
     dev_sentence_counts: Mapping[str, int] | None = None,
+    provenance: Mapping[str, Any] | None = None,
 ) -> dict:
     """Train on ``train_docs``, stop early on ``dev_docs`` and write the model folder ``out_dir``.
 
     ``embeddings`` are the frozen word vectors (a ``.npz`` of :mod:`anonimed.embeddings` or the loaded object).
+    ``provenance`` (data folders, augmentation...) is recorded in ``model.json`` beside the training data counts.
     Returns the dev scores of the exported model (``score(...).to_dict()``), the epoch log and timings.
     """
     started = time.perf_counter()
@@ -304,6 +306,7 @@ def train_neural(
             "train_documents": len(train_docs), "train_sentences": len(examples),
             "train_tokens": sum(len(tokens) for tokens, _ in examples), "dev_documents": len(dev_docs),
             "embeddings": str(embeddings) if not isinstance(embeddings, WordEmbeddings) else "(in memory)",
+            **(provenance or {}),
         },
         "best_epoch": best_epoch,
         "epochs": history,

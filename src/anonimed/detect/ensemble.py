@@ -1,0 +1,155 @@
+"""A weighted vote of several detectors, token by token (the fifth run of NLNDE at MEDDOCAN, generalised).
+
+Every member tags the note; each token's candidate types collect the weights of the members that put the token in a
+span of that type (times the span's score with ``soft`` voting).  A type wins a token when its share of the total
+weight reaches the threshold (``label_thresholds`` lets a type need more votes, or fewer).  Where members disagree on
+where an entity starts, the heavier side decides.  Spans are then read off the winning tags and score their mean share.
+
+Voting per token rather than per span lets two members that agree on a name but not on its last word still outvote
+a third; the tokenizer puts 99.98 % of MEDDOCAN's span boundaries on token boundaries (``tests/test_tokenize.py``).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping, Sequence
+
+from anonimed.detect.base import Detector
+from anonimed.document import Document, Span
+from anonimed.text.tagging import OUTSIDE, spans_to_tags, tags_to_spans
+from anonimed.text.tokenize import Token, tokenize
+
+
+@dataclass(frozen=True)
+class Vote:
+    """``weights`` by member name (a span's ``source``); a member without a weight has no say."""
+
+    weights: Mapping[str, float]
+    threshold: float = 0.5
+    label_thresholds: Mapping[str, float] = field(default_factory=dict)
+    soft: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.weights or any(w < 0 for w in self.weights.values()) or sum(self.weights.values()) <= 0:
+            raise ValueError(f"vote weights must be >= 0 and not all 0, got {dict(self.weights)}")
+        for name, value in [("threshold", self.threshold), *self.label_thresholds.items()]:
+            if not 0.0 < value <= 1.0:
+                raise ValueError(f"vote threshold {name} must be in (0, 1], got {value}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {key: dict(value) if isinstance(value, Mapping) else value for key, value in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> "Vote":
+        return cls(**values)
+
+
+def member_tags(tokens: Sequence[Token], spans: Sequence[Span]) -> list[str]:
+    """A member's spans as BIO tags of ``tokens`` (computed once a note when many votes are tried, as in tuning)."""
+    return spans_to_tags(tokens, spans, "BIO")
+
+
+def vote_tags(
+    tokens: Sequence[Token], members: Mapping[str, tuple[Sequence[str], Sequence[float]]], vote: Vote, source: str
+) -> list[Span]:
+    """The voted spans, given each member's BIO tags and, per token, the score of the span that holds it."""
+    total = sum(vote.weights.get(name, 0.0) for name in members)
+    if total <= 0:
+        return []
+    tags, shares = [], []
+    for index in range(len(tokens)):
+        by_label: dict[str, float] = defaultdict(float)
+        starts: dict[str, float] = defaultdict(float)
+        for name, (member, scores) in members.items():
+            tag = member[index]
+            if tag == OUTSIDE:
+                continue
+            weight = vote.weights.get(name, 0.0) * (scores[index] if vote.soft else 1.0)
+            label = tag[2:]
+            by_label[label] += weight
+            if tag[0] == "B":
+                starts[label] += weight
+        if not by_label:
+            tags.append(OUTSIDE)
+            shares.append(0.0)
+            continue
+        label, weight = max(by_label.items(), key=lambda item: item[1])
+        share = weight / total
+        if share < vote.label_thresholds.get(label, vote.threshold):
+            tags.append(OUTSIDE)
+            shares.append(0.0)
+            continue
+        # A token opens an entity when the members that start one there outweigh those that continue one.
+        tags.append(("B-" if starts[label] * 2 > weight else "I-") + label)
+        shares.append(min(share, 1.0))
+    return tags_to_spans(tokens, tags, shares, source)
+
+
+def token_scores(tokens: Sequence[Token], spans: Sequence[Span]) -> list[float]:
+    """Per token, the score of the best span that overlaps it (0 outside every span)."""
+    scores = [0.0] * len(tokens)
+    starts = [t.start for t in tokens]
+    for span in spans:
+        index = max(bisect.bisect_right(starts, span.start) - 1, 0)
+        while index < len(tokens) and tokens[index].start < span.end:
+            if tokens[index].end > span.start:
+                scores[index] = max(scores[index], span.score)
+            index += 1
+    return scores
+
+
+class EnsembleDetector:
+    """Several detectors behind one :class:`Vote`; itself a detector (``name``/``source``: ``"ensemble"``)."""
+
+    def __init__(self, members: Sequence[Detector], vote: Vote, name: str = "ensemble") -> None:
+        names = [member.name for member in members]
+        if not members or len(set(names)) != len(names):
+            raise ValueError(f"an ensemble needs members with distinct names, got {names}")
+        unknown = sorted(set(vote.weights) - set(names))
+        if unknown:
+            raise ValueError(f"vote weights for unknown member(s) {', '.join(unknown)}; members: {', '.join(names)}")
+        self.members = list(members)
+        self.vote = vote
+        self.name = name
+
+    def detect(self, document: Document) -> list[Span]:
+        tokens = tokenize(document.text)
+        answers = {}
+        for member in self.members:
+            if self.vote.weights.get(member.name, 0.0) > 0:
+                spans = member.detect(document)
+                answers[member.name] = (member_tags(tokens, spans), token_scores(tokens, spans))
+        return vote_tags(tokens, answers, self.vote, self.name)
+
+
+class VoteTuner:
+    """Tries votes on fixed member answers: each note is tokenized and each member's tags computed once.
+
+    ``answers`` maps a member name to its spans per document id (the members' output on annotated notes).
+    """
+
+    def __init__(self, gold: Sequence[Document], answers: Mapping[str, Mapping[str, Sequence[Span]]],
+                 sentence_counts: Mapping[str, int] | None = None) -> None:
+        self.gold = list(gold)
+        self.sentence_counts = sentence_counts
+        self._prepared = []
+        for document in self.gold:
+            tokens = tokenize(document.text)
+            members = {
+                name: (member_tags(tokens, spans[document.id]), token_scores(tokens, spans[document.id]))
+                for name, spans in answers.items()
+            }
+            self._prepared.append((document.id, tokens, members))
+
+    def predictions(self, vote: Vote) -> dict[str, list[Span]]:
+        return {
+            document_id: vote_tags(tokens, {n: m for n, m in members.items() if vote.weights.get(n, 0.0) > 0}, vote, "ensemble")
+            for document_id, tokens, members in self._prepared
+        }
+
+    def report(self, vote: Vote):
+        from anonimed.evaluate import score  # the scorer is only needed to tune
+
+        return score(self.gold, self.predictions(vote), self.sentence_counts)

@@ -1,0 +1,92 @@
+"""Ensemble model folders: member model folders side by side, and the votes that combine them.
+
+``model.json`` holds ``kind: "ensemble"``, ``format_version``, ``members`` (each ``{"name", "folder"}`` for a
+model folder inside this one, or ``{"name": "patterns"}`` for the built-in pattern recognizers), ``votes`` (named
+:class:`~anonimed.detect.ensemble.Vote` settings, e.g. ``balanced`` and ``recall``), ``default_vote``, and how it
+was made (``training``, ``dev_scores``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from anonimed.detect.base import Detector
+from anonimed.detect.ensemble import EnsembleDetector, Vote
+from anonimed.formats.errors import FormatError
+from anonimed.formats.textio import read_text, write_text_atomic
+
+KIND = "ensemble"
+FORMAT_VERSION = 1
+PATTERNS = "patterns"
+
+
+def write_ensemble(
+    directory: str | Path,
+    member_folders: Mapping[str, Path | None],
+    votes: Mapping[str, Vote],
+    default_vote: str,
+    about: Mapping[str, Any],
+) -> None:
+    """Copy each member folder into ``directory/NAME`` (``None``: the built-in patterns) and write ``model.json``."""
+    if default_vote not in votes:
+        raise ValueError(f"default vote {default_vote!r} is not among the votes {', '.join(votes)}")
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    members = []
+    for name, folder in member_folders.items():
+        if folder is None:
+            members.append({"name": name})
+            continue
+        target = directory / name
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(folder, target)
+        members.append({"name": name, "folder": name})
+    manifest = {
+        "kind": KIND, "format_version": FORMAT_VERSION, "members": members,
+        "votes": {key: vote.to_dict() for key, vote in votes.items()}, "default_vote": default_vote, **about,
+    }
+    write_text_atomic(directory / "model.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
+
+
+def load_ensemble(
+    directory: str | Path, load_member: Callable[[Path, str], Detector], patterns: Detector, vote: str | None = None
+) -> EnsembleDetector:
+    """The ensemble of a folder, its members loaded by ``load_member(folder, name)``; ``vote`` names a setting."""
+    path = Path(directory) / "model.json"
+    try:
+        manifest = json.loads(read_text(path))
+        if manifest.get("format_version") != FORMAT_VERSION:
+            raise FormatError(path, f"ensemble format {manifest.get('format_version')!r}; this anonimed reads {FORMAT_VERSION}")
+        votes = manifest["votes"]
+        chosen = vote or manifest["default_vote"]
+        if chosen not in votes:
+            raise FormatError(path, f"has no vote setting {chosen!r}; it has {', '.join(votes)}")
+        members = [
+            load_member(Path(directory) / member["folder"], member["name"]) if "folder" in member else patterns
+            for member in manifest["members"]
+        ]
+        return EnsembleDetector(members, Vote.from_dict(votes[chosen]))
+    except json.JSONDecodeError as error:
+        raise FormatError(path, f"is not valid JSON: {error}") from None
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, FormatError):
+            raise
+        raise FormatError(path, f"is not a valid ensemble description: {error}") from None
+
+
+def folder_kind(directory: str | Path) -> str:
+    """The ``kind`` that a model folder's ``model.json`` declares."""
+    path = Path(directory) / "model.json"
+    if not path.is_file():
+        raise FormatError(path, "not found: a model folder holds a model.json written by 'anonimed train'")
+    try:
+        kind = json.loads(read_text(path)).get("kind")
+    except (json.JSONDecodeError, AttributeError) as error:
+        raise FormatError(path, f"is not a valid model description: {error}") from None
+    if not isinstance(kind, str):
+        raise FormatError(path, "says no model kind")
+    return kind

@@ -1,0 +1,120 @@
+"""The weighted vote (hand-computed cases), its validation, and ensemble folders: tune → write → load → detect."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from anonimed.detect.ensemble import EnsembleDetector, Vote, member_tags, token_scores, vote_tags
+from anonimed.detect.crf import CrfSettings
+from anonimed.detect.features import FeatureConfig
+from anonimed.document import Document, Span
+from anonimed.formats.brat import read_brat_dir, write_brat
+from anonimed.formats.errors import FormatError
+from anonimed.models import load_detector
+from anonimed.text.tokenize import tokenize
+from anonimed.train import TrainOptions, train_ensemble_model, train_model
+
+TEXT = "Nombre: Juan Pérez García. Vive en Madrid."
+NAME = "NOMBRE_SUJETO_ASISTENCIA"
+
+
+def _voted(answers: dict[str, list[Span]], vote: Vote) -> list[tuple[str, str]]:
+    tokens = tokenize(TEXT)
+    members = {name: (member_tags(tokens, spans), token_scores(tokens, spans)) for name, spans in answers.items()}
+    return [(TEXT[s.start : s.end], s.label) for s in vote_tags(tokens, members, vote, "ensemble")]
+
+
+ANSWERS = {
+    "a": [Span(8, 25, NAME, 0.9), Span(35, 41, "TERRITORIO", 0.4)],  # Juan Pérez García, Madrid
+    "b": [Span(8, 18, NAME, 0.9)],  # Juan Pérez
+    "c": [Span(13, 25, NAME, 0.9)],  # Pérez García: a second entity start at Pérez, outvoted by a and b
+}
+
+
+def test_majority_vote_keeps_what_most_members_say_and_joins_their_extents() -> None:
+    assert _voted(ANSWERS, Vote({"a": 1, "b": 1, "c": 1}, 0.5)) == [("Juan Pérez García", NAME)]
+
+
+def test_a_lower_threshold_lets_a_single_member_through() -> None:
+    voted = _voted(ANSWERS, Vote({"a": 1, "b": 1, "c": 1}, 0.3))
+    assert ("Madrid", "TERRITORIO") in voted
+
+
+def test_weights_decide_and_a_member_without_weight_has_no_say() -> None:
+    assert _voted(ANSWERS, Vote({"a": 3, "b": 1, "c": 1}, 0.5)) == [("Juan Pérez García", NAME), ("Madrid", "TERRITORIO")]
+    assert _voted(ANSWERS, Vote({"a": 0, "b": 1, "c": 0}, 0.5)) == [("Juan Pérez", NAME)]
+
+
+def test_a_label_can_need_more_votes_than_the_others() -> None:
+    vote = Vote({"a": 3, "b": 1, "c": 1}, 0.5, label_thresholds={"TERRITORIO": 0.9})
+    assert _voted(ANSWERS, vote) == [("Juan Pérez García", NAME)]
+
+
+def test_soft_votes_weigh_each_span_by_its_score() -> None:
+    # Madrid: a's weight 3 x score 0.4 = 1.2 of 5 → 0.24 share: under 0.5 with soft votes, 0.6 with hard ones.
+    assert ("Madrid", "TERRITORIO") not in _voted(ANSWERS, Vote({"a": 3, "b": 1, "c": 1}, 0.5, soft=True))
+
+
+def test_members_that_split_an_entity_where_the_others_do_not_are_outvoted() -> None:
+    answers = {"a": [Span(8, 25, NAME)], "b": [Span(8, 12, NAME), Span(13, 25, NAME)], "c": [Span(8, 25, NAME)]}
+    assert _voted(answers, Vote({"a": 1, "b": 1, "c": 1}, 0.5)) == [("Juan Pérez García", NAME)]
+    assert _voted(answers, Vote({"a": 1, "b": 3, "c": 1}, 0.5)) == [("Juan", NAME), ("Pérez García", NAME)]
+
+
+@pytest.mark.parametrize(
+    "weights, threshold, message",
+    [({}, 0.5, "weights"), ({"a": -1}, 0.5, "weights"), ({"a": 0}, 0.5, "weights"), ({"a": 1}, 0.0, "threshold")],
+)
+def test_bad_votes_are_refused(weights: dict, threshold: float, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Vote(weights, threshold)
+
+
+class _Fixed:
+    def __init__(self, name: str, spans: list[Span]) -> None:
+        self.name, self.spans = name, spans
+
+    def detect(self, document: Document) -> list[Span]:
+        return list(self.spans)
+
+
+def test_the_ensemble_is_a_detector_over_its_members() -> None:
+    members = [_Fixed(name, spans) for name, spans in ANSWERS.items()]
+    ensemble = EnsembleDetector(members, Vote({"a": 1, "b": 1, "c": 1}, 0.5))
+    spans = ensemble.detect(Document("note", TEXT))
+    assert [(TEXT[s.start : s.end], s.source) for s in spans] == [("Juan Pérez García", "ensemble")]
+    assert 0.0 < spans[0].score <= 1.0
+    with pytest.raises(ValueError, match="unknown member"):
+        EnsembleDetector(members, Vote({"z": 1}))
+    with pytest.raises(ValueError, match="distinct names"):
+        EnsembleDetector([members[0], members[0]], Vote({"a": 1}))
+
+
+def test_train_ensemble_writes_a_folder_that_loads_with_either_vote(meddocan: Path, tmp_path: Path) -> None:
+    train_dir, dev_dir = tmp_path / "train" / "brat", tmp_path / "dev" / "brat"
+    documents = read_brat_dir(meddocan / "train" / "brat")[:12]
+    for document in documents[:9]:
+        write_brat(document, train_dir)
+    for document in documents[9:]:
+        write_brat(document, dev_dir)
+    options = TrainOptions(features=FeatureConfig(word_frequency=False), crf=CrfSettings(max_iterations=30))
+    train_model([train_dir], tmp_path / "crf", None, options)
+    result = train_ensemble_model(
+        {"crf": tmp_path / "crf", "patterns": None}, tmp_path / "ensemble", dev_dir, (0.0, 1.0), (0.3, 0.6)
+    )
+    manifest = json.loads((tmp_path / "ensemble" / "model.json").read_text())
+    assert manifest["kind"] == "ensemble" and set(manifest["votes"]) == {"balanced", "recall"}
+    assert manifest["training"]["votes_tried"] == 2 * 2 * 2
+    assert (tmp_path / "ensemble" / "crf" / "model.crfsuite").is_file()
+    assert result["recall"]["subtask2_merged"]["recall"] >= result["balanced"]["subtask2_merged"]["recall"]
+    note = Document("x", documents[10].text)
+    for vote in (None, "balanced", "recall"):
+        spans = load_detector(str(tmp_path / "ensemble"), vote=vote).detect(note)
+        assert spans and all(0 <= s.start < s.end <= len(note.text) for s in spans)
+    with pytest.raises(FormatError, match="no vote setting 'loud'"):
+        load_detector(str(tmp_path / "ensemble"), vote="loud")
+    with pytest.raises(ValueError, match="no vote settings"):
+        load_detector(str(tmp_path / "crf"), vote="recall")
