@@ -19,7 +19,7 @@ from anonimed.formats import read_documents, write_documents
 from anonimed.schema import LABELS
 from anonimed.text.tagging import repair, spans_to_tags, tags_to_spans
 from anonimed.text.tokenize import tokenize
-from anonimed.transform import non_overlapping
+from anonimed.transform import covering_spans
 
 WORDS = [
     "Paciente", "varón", "de", "45", "años", "Nombre", "Ana", "María", "Pérez", "Ibáñez", "NHC", "NºCol", "C/",
@@ -141,19 +141,16 @@ def test_every_operator_keeps_all_characters_outside_phi_in_order_and_replaces_e
             assert result.text[replacement.output.start : replacement.output.end] == replacement.replacement
 
 
-def brute_force_non_overlapping(spans: list[Span]) -> list[Span]:
-    chosen: list[Span] = []
-    for span in sorted(spans, key=lambda s: (-(s.end - s.start), -s.score, s.start)):
-        if not any(span.overlaps(kept) for kept in chosen):
-            chosen.append(span)
-    return sorted(chosen)
-
-
 @settings(max_examples=300)
 @given(st.data(), spanish_text())
-def test_choosing_non_overlapping_spans_agrees_with_pairwise_comparison(data, text: str):
+def test_covering_spans_cover_every_character_once_and_nothing_else(data, text: str):
     spans = data.draw(spans_in(text, max_spans=20))
-    assert non_overlapping(spans) == brute_force_non_overlapping(spans)
+    covered = covering_spans(spans)
+    assert all(a.end <= b.start for a, b in zip(covered, covered[1:])), "merged spans never overlap"
+    wanted = {i for s in spans for i in range(s.start, s.end)}
+    assert {i for s in covered for i in range(s.start, s.end)} == wanted
+    for span in covered:
+        assert any(s.label == span.label and span.contains(s) for s in spans), "labelled as one of its members"
 
 
 # --- format round trips -------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from anonimed.transform import (
     build_config,
     load_settings,
     make_operator,
-    non_overlapping,
+    covering_spans,
 )
 
 NOTE = "Paciente: Ana Ros Pla, nacida el 03/03/1946 en Cuenca. Correo: ana.ros@gmail.com."
@@ -46,6 +46,12 @@ def test_tag_fine_and_coarse():
         "Paciente: [NOMBRE_SUJETO_ASISTENCIA], nacida el [FECHAS] en [TERRITORIO]. Correo: [CORREO_ELECTRONICO]."
     )
     assert transform(["tag:coarse"]).text == "Paciente: [NOMBRE], nacida el [FECHA] en [LUGAR]. Correo: [DIRECCION]."
+
+
+def test_partly_overlapping_spans_leave_no_character_of_either():
+    # "Ana Ros" and "Ros Pla": keeping only one of them would leave "Pla" or "Ana" in the output.
+    spans = [Span(10, 17, "NOMBRE_SUJETO_ASISTENCIA"), Span(14, 21, "NOMBRE_PERSONAL_SANITARIO")]
+    assert transform(["tag"], spans=spans).text.startswith("Paciente: [NOMBRE_SUJETO_ASISTENCIA], nacida el")
 
 
 def test_every_type_has_a_coarse_tag():
@@ -120,9 +126,9 @@ def test_make_operator_from_mapping():
         make_operator({"operator": "mask", "colour": "red"})
 
 
-def test_overlapping_spans_keep_the_longest():
+def test_overlapping_spans_are_replaced_as_one_labelled_as_the_longest():
     spans = [Span(0, 5, "FECHAS"), Span(2, 10, "TERRITORIO"), Span(12, 14, "PAIS")]
-    assert non_overlapping(spans) == [Span(2, 10, "TERRITORIO"), Span(12, 14, "PAIS")]
+    assert covering_spans(spans) == [Span(0, 10, "TERRITORIO"), Span(12, 14, "PAIS")]
 
 
 # --- properties -------------------------------------------------------------------------------------------------

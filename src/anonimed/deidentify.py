@@ -31,6 +31,7 @@ from anonimed.transform import (
     TransformConfig,
     apply_plan,
     build_config,
+    covering_spans,
     load_settings,
 )
 
@@ -114,28 +115,6 @@ class Deidentifier:
         context = SurrogateContext(document, self.keyring, self.config.options)
         transformed = apply_plan(document, self.config.plan, context)
         return Result(document, transformed.text, transformed.replacements)
-
-
-def covering_spans(spans: Iterable[Span]) -> list[Span]:
-    """The spans with each group of overlapping ones merged into a single span from the group's first character to
-    its last, labelled (and scored) as its longest, then most confident, member.
-
-    Fail-closed: keeping only the longest of two partly overlapping spans would leave the other's outer characters
-    (``Ana Ros`` + ``Ros Pla``: ``Pla``) in the output.
-    """
-    groups: list[tuple[list[Span], int]] = []  # each group of overlapping spans, and where its last one ends
-    for span in sorted(spans):
-        if groups and span.start < groups[-1][1]:
-            members, end = groups[-1]
-            members.append(span)
-            groups[-1] = (members, max(end, span.end))
-        else:
-            groups.append(([span], span.end))
-    merged = []
-    for members, end in groups:
-        best = min(members, key=lambda s: (-(s.end - s.start), -s.score, s.start))
-        merged.append(best if len(members) == 1 else replace(best, start=members[0].start, end=end))
-    return merged
 
 
 def _config(

@@ -1,6 +1,6 @@
 """The transformation stage: operators (tag, redact, mask, hash, surrogate) applied to a document's PHI spans."""
 
-from anonimed.transform.apply import Replacement, Transformed, apply_plan, non_overlapping
+from anonimed.transform.apply import Replacement, Transformed, apply_plan, covering_spans
 from anonimed.transform.config import OperatorPlan, TransformConfig, build_config, load_settings, make_operator
 from anonimed.transform.keys import Keyring, read_key
 from anonimed.transform.operators import Hash, Mask, Operator, Redact, Surrogate, Tag
@@ -9,5 +9,5 @@ from anonimed.transform.surrogates import SurrogateContext, SurrogateOptions
 __all__ = [
     "Hash", "Keyring", "Mask", "Operator", "OperatorPlan", "Redact", "Replacement", "Surrogate", "SurrogateContext",
     "SurrogateOptions", "Tag", "TransformConfig", "Transformed", "apply_plan", "build_config", "load_settings",
-    "make_operator", "non_overlapping", "read_key",
+    "make_operator", "covering_spans", "read_key",
 ]

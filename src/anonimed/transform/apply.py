@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import bisect
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Iterable
 
 from anonimed.document import Document, Span
 from anonimed.transform.config import OperatorPlan
@@ -32,27 +32,38 @@ class Transformed:
         return [r.output for r in self.replacements if r.output is not None]
 
 
-def non_overlapping(spans: list[Span]) -> list[Span]:
-    """The spans to replace, in reading order: of overlapping spans the longest (then the most confident) wins."""
-    chosen: list[Span] = []  # kept in reading order and never overlapping, so only the neighbours need a check
-    starts: list[int] = []  # (a note of 20 MB has tens of thousands of spans: no pairwise comparison)
-    for span in sorted(spans, key=lambda s: (-(s.end - s.start), -s.score, s.start)):
-        index = bisect.bisect_left(starts, span.start)
-        clear_before = index == 0 or chosen[index - 1].end <= span.start
-        clear_after = index == len(chosen) or span.end <= chosen[index].start
-        if clear_before and clear_after:
-            chosen.insert(index, span)
-            starts.insert(index, span.start)
-    return chosen
+def covering_spans(spans: Iterable[Span]) -> list[Span]:
+    """The spans in reading order, each group of overlapping ones merged into a single span from the group's first
+    character to its last, labelled (and scored) as its longest, then most confident, member.
+
+    Fail-closed: keeping only the longest of two partly overlapping spans would leave the other's outer characters
+    (``Ana Ros`` + ``Ros Pla``: ``Pla``) in the output.
+    """
+    groups: list[tuple[list[Span], int]] = []  # each group of overlapping spans, and where its last one ends
+    for span in sorted(spans):
+        if groups and span.start < groups[-1][1]:
+            members, end = groups[-1]
+            members.append(span)
+            groups[-1] = (members, max(end, span.end))
+        else:
+            groups.append(([span], span.end))
+    merged = []
+    for members, end in groups:
+        best = min(members, key=lambda s: (-(s.end - s.start), -s.score, s.start))
+        merged.append(best if len(members) == 1 else replace(best, start=members[0].start, end=end))
+    return merged
 
 
 def apply_plan(document: Document, plan: OperatorPlan, context: SurrogateContext) -> Transformed:
     """The document's text with each of its spans replaced by its operator (spans in reading order, so that a
-    surrogate can build on the ones before it: an e-mail address on the name of the doctor named just before)."""
+    surrogate can build on the ones before it: an e-mail address on the name of the doctor named just before).
+
+    Overlapping spans are replaced as one (:func:`covering_spans`): no character of any span is left as it was.
+    """
     pieces: list[str] = []
     replacements: list[Replacement] = []
     cursor = length = 0
-    for span in non_overlapping(document.spans):
+    for span in covering_spans(document.spans):
         between = document.text[cursor : span.start]
         pieces.append(between)
         length += len(between)
