@@ -1,6 +1,7 @@
 """Quality and robustness of detectors on MEDDOCAN dev and on its stress sets.
 
     .venv/bin/python benchmarks/quality.py [--model default other/model/dir ...] [--sets dev upper ...]
+        [--votes balanced recall] [--out benchmarks/results/quality.json]
 
 For every model and set: the MEDDOCAN figures (subtask 1 P/R/F1 and leak, subtask 2 strict and merged), the share
 of gold PHI characters covered by predicted spans (type ignored) and the prediction speed (model load excluded).
@@ -19,7 +20,8 @@ from pathlib import Path
 
 from anonimed.evaluate import read_sentence_counts, score
 from anonimed.formats.brat import read_brat_dir
-from anonimed.models import load_detector
+from anonimed.models import DEFAULT_MODEL_DIR, load_detector
+from anonimed.models.ensemble import folder_kind
 from anonimed.stress import STRESS_SETS, stress
 from anonimed.text.tokenize import tokenize
 
@@ -68,6 +70,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", nargs="+", default=["default"], help="'default' or model folders")
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    parser.add_argument("--votes", nargs="+", default=[None], help="vote settings to measure for ensembles")
     parser.add_argument("--data", type=Path, default=MEDDOCAN, help="the MEDDOCAN folder (default ../shared/data/meddocan)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "quality.json")
     arguments = parser.parse_args()
@@ -78,12 +81,16 @@ def main() -> int:
     sentence_counts = read_sentence_counts(arguments.data / "dev" / "sentences", [d.id for d in gold])
     rows = []
     for model in arguments.model:
-        started = time.perf_counter()
-        detector = load_detector(None if model == "default" else model)
-        print(f"{model}: loaded in {time.perf_counter() - started:.1f} s", flush=True)
-        for set_name in arguments.sets:
-            rows.append(measure(model, detector, set_name, gold, sentence_counts))
-            print(markdown(rows[-1:]).splitlines()[-1], flush=True)
+        path = DEFAULT_MODEL_DIR if model == "default" else Path(model)
+        votes = arguments.votes if folder_kind(path) == "ensemble" else [None]
+        for vote in votes:
+            started = time.perf_counter()
+            detector = load_detector(None if model == "default" else model, vote=vote)
+            name = model if vote is None else f"{model} ({vote})"
+            print(f"{name}: loaded in {time.perf_counter() - started:.1f} s", flush=True)
+            for set_name in arguments.sets:
+                rows.append(measure(name, detector, set_name, gold, sentence_counts))
+                print(markdown(rows[-1:]).splitlines()[-1], flush=True)
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
     arguments.out.write_text(

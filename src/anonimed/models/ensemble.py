@@ -16,7 +16,8 @@ from typing import Any, Callable, Mapping
 from anonimed.detect.base import Detector
 from anonimed.detect.ensemble import EnsembleDetector, Vote
 from anonimed.formats.errors import FormatError
-from anonimed.formats.textio import read_text, write_text_atomic
+from anonimed.formats.textio import write_text_atomic
+from anonimed.models.folder import read_manifest
 
 KIND = "ensemble"
 FORMAT_VERSION = 1
@@ -56,9 +57,8 @@ def load_ensemble(
     directory: str | Path, load_member: Callable[[Path, str], Detector], patterns: Detector, vote: str | None = None
 ) -> EnsembleDetector:
     """The ensemble of a folder, its members loaded by ``load_member(folder, name)``; ``vote`` names a setting."""
-    path = Path(directory) / "model.json"
-    try:
-        manifest = json.loads(read_text(path))
+
+    def build(manifest: dict[str, Any], path: Path) -> EnsembleDetector:
         if manifest.get("format_version") != FORMAT_VERSION:
             raise FormatError(path, f"ensemble format {manifest.get('format_version')!r}; this anonimed reads {FORMAT_VERSION}")
         votes = manifest["votes"]
@@ -70,23 +70,16 @@ def load_ensemble(
             for member in manifest["members"]
         ]
         return EnsembleDetector(members, Vote.from_dict(votes[chosen]))
-    except json.JSONDecodeError as error:
-        raise FormatError(path, f"is not valid JSON: {error}") from None
-    except (KeyError, TypeError, ValueError) as error:
-        if isinstance(error, FormatError):
-            raise
-        raise FormatError(path, f"is not a valid ensemble description: {error}") from None
+
+    return read_manifest(directory, build)
 
 
 def folder_kind(directory: str | Path) -> str:
     """The ``kind`` that a model folder's ``model.json`` declares."""
-    path = Path(directory) / "model.json"
-    if not path.is_file():
-        raise FormatError(path, "not found: a model folder holds a model.json written by 'anonimed train'")
-    try:
-        kind = json.loads(read_text(path)).get("kind")
-    except (json.JSONDecodeError, AttributeError) as error:
-        raise FormatError(path, f"is not a valid model description: {error}") from None
-    if not isinstance(kind, str):
-        raise FormatError(path, "says no model kind")
-    return kind
+
+    def kind(values: dict[str, Any], path: Path) -> str:
+        if not isinstance(values.get("kind"), str):
+            raise FormatError(path, "says no model kind")
+        return values["kind"]
+
+    return read_manifest(directory, kind)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal, TypeVar
 
 from anonimed.detect.features import FeatureConfig
 from anonimed.formats.errors import FormatError
@@ -21,6 +21,7 @@ FORMAT_VERSION = 1
 INFO_FILE = "model.json"
 Kind = Literal["crf", "window"]
 KINDS: tuple[Kind, ...] = ("crf", "window")
+T = TypeVar("T")
 
 
 @dataclass
@@ -47,20 +48,30 @@ def write_model_info(directory: str | Path, info: ModelInfo) -> None:
 
 
 def read_model_info(directory: str | Path) -> ModelInfo:
-    path = Path(directory) / INFO_FILE
-    if not path.is_file():
-        raise FormatError(path, "not found: a model folder holds a model.json written by 'anonimed train'")
-    try:
-        values = json.loads(read_text(path))
+    def build(values: dict[str, Any], path: Path) -> ModelInfo:
         if values.get("format_version") != FORMAT_VERSION:
             raise FormatError(path, f"model format {values.get('format_version')!r}; this anonimed reads {FORMAT_VERSION}")
         if values.get("kind") not in KINDS:
             raise FormatError(path, f"unknown model kind {values.get('kind')!r}; known: {', '.join(KINDS)}")
         values["features"] = FeatureConfig.from_dict(values["features"])
         return ModelInfo(**values)
+
+    return read_manifest(directory, build)
+
+
+def read_manifest(directory: str | Path, build: Callable[[dict[str, Any], Path], T]) -> T:
+    """``build(values, path)`` of a folder's ``model.json``; a missing file or a bad value is a :class:`FormatError`."""
+    path = Path(directory) / INFO_FILE
+    if not path.is_file():
+        raise FormatError(path, "not found: a model folder holds a model.json written by 'anonimed train'")
+    try:
+        values = json.loads(read_text(path))
+        if not isinstance(values, dict):
+            raise FormatError(path, "is not a JSON object")
+        return build(values, path)
     except json.JSONDecodeError as error:
         raise FormatError(path, f"is not valid JSON: {error}") from None
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, FormatError):
             raise
-        raise FormatError(path, f"is not a valid model description: {error}") from None
+        raise FormatError(path, f"is not a valid model description: {error!r}") from None

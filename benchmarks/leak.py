@@ -1,0 +1,89 @@
+"""Verbatim leak after de-identification: how many identifying mentions still occur word for word in the output.
+
+    .venv/bin/python benchmarks/leak.py [--model default|PATH] [--vote balanced|recall] [--gold-spans]
+
+Each of the 250 MEDDOCAN dev notes is de-identified with realistic surrogates (the default operators) by the model
+(or, with ``--gold-spans``, from its gold annotations, which checks the surrogates alone).  A gold mention counts
+when its type identifies someone (names, streets, identifiers, contacts, hospitals and institutions, dates) and it
+has 4 or more characters; it leaks when its exact text still occurs anywhere in that note's output.  Writes
+benchmarks/results/leak.json (counts per type and the leaked mentions' types and lengths, never their text).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+import unicodedata
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+from anonimed.deidentify import Deidentifier
+from anonimed.formats.brat import read_brat_dir
+from anonimed.models import load_detector
+from anonimed.schema import group_of
+
+ROOT = Path(__file__).resolve().parents[1]
+MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
+MIN_CHARACTERS = 4
+IDENTIFYING_GROUPS = frozenset({"NAME", "CONTACT", "ID", "DATE"})
+IDENTIFYING_TYPES = frozenset({"CALLE", "HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
+
+
+def identifying(label: str) -> bool:
+    return label in IDENTIFYING_TYPES or group_of(label) in IDENTIFYING_GROUPS
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="default", help="'default' or a model folder")
+    parser.add_argument("--vote", help="an ensemble's vote setting (balanced, recall)")
+    parser.add_argument("--gold-spans", action="store_true", help="replace the gold spans instead of detecting")
+    parser.add_argument("--data", type=Path, default=MEDDOCAN)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "leak.json")
+    arguments = parser.parse_args()
+    if not (arguments.data / "dev" / "brat").is_dir():
+        print(f"MEDDOCAN dev not found under {arguments.data}", file=sys.stderr)
+        return 2
+    gold = read_brat_dir(arguments.data / "dev" / "brat")
+    detector = None if arguments.gold_spans else load_detector(None if arguments.model == "default" else arguments.model, arguments.vote)
+    deidentifier = Deidentifier(detector, seed=13)
+    mentions, leaked = Counter(), Counter()
+    started = time.perf_counter()
+    for document in gold:
+        result = deidentifier.transform(document) if arguments.gold_spans else deidentifier.deidentify(document.text, document.id)
+        output = unicodedata.normalize("NFC", result.text)
+        for span in document.spans:
+            original = unicodedata.normalize("NFC", document.span_text(span)).strip()
+            if not identifying(span.label) or len(original) < MIN_CHARACTERS:
+                continue
+            mentions[span.label] += 1
+            if original in output:
+                leaked[span.label] += 1
+    seconds = time.perf_counter() - started
+    total, total_leaked = sum(mentions.values()), sum(leaked.values())
+    summary = {
+        "date": date.today().isoformat(),
+        "machine": f"{platform.machine()}, Python {platform.python_version()}",
+        "command": "benchmarks/leak.py " + " ".join(sys.argv[1:]),
+        "documents": len(gold),
+        "mentions": total,
+        "leaked": total_leaked,
+        "share_leaked": total_leaked / total if total else 0.0,
+        "per_type": {label: {"mentions": mentions[label], "leaked": leaked[label]} for label in sorted(mentions)},
+        "seconds": round(seconds, 1),
+    }
+    arguments.out.parent.mkdir(parents=True, exist_ok=True)
+    arguments.out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    print(f"{total_leaked} of {total} identifying mentions ({summary['share_leaked']:.2%}) occur verbatim in the output")
+    for label, counts in summary["per_type"].items():
+        if counts["leaked"]:
+            print(f"  {label}: {counts['leaked']} of {counts['mentions']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
