@@ -62,7 +62,7 @@ class Saboteur(FastDetector):
 
 @pytest.fixture(autouse=True)
 def fast_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("anonimed.models.load_detector", lambda name=None: FastDetector())
+    monkeypatch.setattr("anonimed.models.load_detector", lambda name=None, vote=None: FastDetector())
 
 
 def cli(command: str, source: Path, out: Path, *options: str) -> int:
@@ -384,7 +384,7 @@ def test_bad_ann_files_fail_alone_in_convert(tmp_path: Path, capsys):
 def test_a_detector_failing_on_one_note_fails_that_note_alone(tmp_path: Path, command: str, failure: str, monkeypatch,
                                                               capsys):
     saboteur = Saboteur("Secreto", failure)
-    monkeypatch.setattr("anonimed.models.load_detector", lambda name=None: saboteur)
+    monkeypatch.setattr("anonimed.models.load_detector", lambda name=None, vote=None: saboteur)
     source = notes(tmp_path / "in", good=GOOD, bad="Nombre: Secreto Ruiz\n")
     assert cli(command, source, tmp_path / "cli") == 1
     problem = {"label": "unknown PHI label 'DIAGNOSTICO'", "outside": "ends past the text", "crash": "KeyError"}[failure]

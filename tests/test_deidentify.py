@@ -95,7 +95,7 @@ def test_transform_uses_the_documents_own_spans():
 
 @pytest.fixture
 def fake_model(monkeypatch):
-    monkeypatch.setattr("anonimed.models.load_detector", lambda name=None: FakeDetector())
+    monkeypatch.setattr("anonimed.models.load_detector", lambda name=None, vote=None: FakeDetector())
 
 
 def test_cli_folder_recursive_brat_output_and_audit(tmp_path, fake_model, capsys):

@@ -21,6 +21,15 @@ def add_encoding_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_model_options(parser: argparse.ArgumentParser) -> None:
+    """``--model`` and ``--vote``: which detector runs."""
+    parser.add_argument("--model", default=None, help="a model name or model folder (default: the shipped model)")
+    parser.add_argument(
+        "--vote", default=None,
+        help="an ensemble's vote setting: balanced (the default model's default) or recall (misses less, flags more)",
+    )
+
+
 # Imported after the shared options above, which the subcommand modules use.
 from anonimed.cli import convert, deidentify, embed, evaluate, predict, train  # noqa: E402
 

@@ -7,7 +7,7 @@ import sys
 
 from tqdm import tqdm
 
-from anonimed.cli import add_encoding_options
+from anonimed.cli import add_encoding_options, add_model_options
 from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files
 from anonimed.transform import build_config, load_settings, read_key
 
@@ -23,7 +23,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("input", metavar="INPUT")
     parser.add_argument("output", metavar="OUTPUT")
-    parser.add_argument("--model", default=None, help="a model name or model folder (default: the shipped model)")
+    add_model_options(parser)
     parser.add_argument(
         "--operator", action="append", default=[], metavar="[TYPE=]OPERATOR",
         help="tag, tag:coarse, redact, redact:MARKER, mask, mask:keep, hash, hash:LENGTH or surrogate (the default), "
@@ -47,9 +47,12 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.sex:
         settings["sex"] = arguments.sex
     config = build_config(arguments.operator, settings, key)
-    deidentifier = Deidentifier(model=arguments.model, operators=config, key=key, seed=arguments.seed)
+    model = arguments.model
     if not arguments.gold_spans:
-        _ = deidentifier.detector  # load the model now: a missing model is one clear error, not one per note
+        from anonimed.models import load_detector
+
+        model = load_detector(model, arguments.vote)  # now: a missing model is one clear error, not one per note
+    deidentifier = Deidentifier(model=model, operators=config, key=key, seed=arguments.seed)
     summary = deidentify_files(
         deidentifier,
         arguments.input,
