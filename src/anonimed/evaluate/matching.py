@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from functools import lru_cache
 from typing import AbstractSet, Iterable
 
 from anonimed.evaluate.counts import Counts
@@ -105,10 +106,16 @@ def _phi_tokens(token_starts: list[int], token_ends: list[int], spans: AbstractS
     return inside
 
 
+@lru_cache(maxsize=1024)
+def _token_bounds(text: str) -> tuple[list[int], list[int]]:
+    # Cached: tuning scores the same notes hundreds of times, and tokenizing was most of a score's time.
+    tokens = tokenize(text)
+    return [token.start for token in tokens], [token.end for token in tokens]
+
+
 def token_counts(gold: AbstractSet[Offsets], predicted: AbstractSet[Offsets], text: str) -> Counts:
     """Token-level de-identification: a token is PHI on a side when it lies inside any span of that side."""
-    tokens = tokenize(text)
-    starts, ends = [token.start for token in tokens], [token.end for token in tokens]
+    starts, ends = _token_bounds(text)
     return set_counts(_phi_tokens(starts, ends, gold), _phi_tokens(starts, ends, predicted))
 
 
