@@ -83,3 +83,28 @@ def test_the_train_command_writes_a_model_folder(meddocan: Path, tmp_path: Path,
     code = main(["train", "--model", "window", "--train", str(tmp_path / "train"), "--out", str(tmp_path / "m"), "--no-patterns"])
     assert code == 0 and "model written to" in capsys.readouterr().out
     assert json.loads((tmp_path / "m" / "model.json").read_text())["resolver"] is None
+
+
+def test_layout_augmentation_rewrites_each_copy_and_keeps_its_spans_on_the_same_entities() -> None:
+    from anonimed.document import Span
+    from anonimed.models.augment import Gazetteers, augmented_copies
+
+    text = "Datos del paciente.\nNombre: Ernesto.\nApellidos: Rivera Bueno.\nDomicilio: Calle Mayor 3.\n"
+    spans = [Span(28, 35, "NOMBRE_SUJETO_ASISTENCIA"), Span(48, 60, "NOMBRE_SUJETO_ASISTENCIA"), Span(73, 86, "CALLE")]
+    notes = [Document(f"n{i}", text, spans) for i in range(6)]
+    gazetteers = Gazetteers(("Lucía",), ("Ortiz",), ("Lugo",), ("27001",), ("Perú",), ())
+    copies = augmented_copies(notes, gazetteers, 1, seed=5, layouts=True)
+    assert [c.id for c in copies] == [f"n{i}~aug1" for i in range(6)]
+    assert len({c.text for c in copies}) == 6, "each copy is written in another layout"
+    for copy in copies:
+        assert [copy.text[s.start : s.end].lower() for s in copy.spans][2] == "calle mayor 3"
+        assert all(copy.text[s.start : s.end].strip() for s in copy.spans)
+    assert augmented_copies(notes, gazetteers, 1, seed=5, layouts=True)[3].text == copies[3].text, "seeded"
+
+
+def test_layouts_without_augmented_copies_are_refused(tmp_path: Path) -> None:
+    from anonimed.train import training_documents
+
+    write_brat(Document("n", NOTE), tmp_path / "train")
+    with pytest.raises(ValueError, match="augment"):
+        training_documents([tmp_path / "train"], TrainOptions(layouts=True))

@@ -31,26 +31,33 @@ def write_ensemble(
     default_vote: str,
     about: Mapping[str, Any],
 ) -> None:
-    """Copy each member folder into ``directory/NAME`` (``None``: the built-in patterns) and write ``model.json``."""
+    """Copy each member folder into ``directory/NAME`` (``None``: the built-in patterns) and write ``model.json``.
+
+    The folder is built beside ``directory`` and then put in its place, replacing what was there: a failure
+    leaves the old folder (or none), never half of a new one.
+    """
     if default_vote not in votes:
         raise ValueError(f"default vote {default_vote!r} is not among the votes {', '.join(votes)}")
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    building = directory.with_name(directory.name + ".building")
+    if building.exists():
+        shutil.rmtree(building)
+    building.mkdir(parents=True)
     members = []
     for name, folder in member_folders.items():
         if folder is None:
             members.append({"name": name})
             continue
-        target = directory / name
-        if target.exists():
-            shutil.rmtree(target)
-        shutil.copytree(folder, target)
+        shutil.copytree(folder, building / name)
         members.append({"name": name, "folder": name})
     manifest = {
         "kind": KIND, "format_version": FORMAT_VERSION, "members": members,
         "votes": {key: vote.to_dict() for key, vote in votes.items()}, "default_vote": default_vote, **about,
     }
-    write_text_atomic(directory / "model.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
+    write_text_atomic(building / "model.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
+    if directory.exists():
+        shutil.rmtree(directory)
+    building.rename(directory)
 
 
 def load_ensemble(
