@@ -22,12 +22,12 @@ from anonimed.evaluate import read_sentence_counts, score
 from anonimed.formats.brat import read_brat_dir
 from anonimed.models import DEFAULT_MODEL_DIR, load_detector
 from anonimed.models.ensemble import folder_kind
-from anonimed.stress import STRESS_SETS, stress
+from anonimed.stress import COMBINED_SETS, STRESS_SETS, stress
 from anonimed.text.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
-SETS = ("dev", *STRESS_SETS)
+SETS = ("dev", *STRESS_SETS, *COMBINED_SETS)
 
 
 def measure(model: str, detector, set_name: str, gold: list, sentence_counts: dict[str, int]) -> dict:

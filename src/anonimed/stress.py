@@ -130,9 +130,22 @@ STRESS_SETS: dict[str, StressTransform] = {
 }
 
 
+# Combinations that training augmentation never makes (it applies one transformation at a time): a check that
+# robustness is not only learnt by heart.
+COMBINED_SETS = ("no_keys+lower", "one_line+upper", "radiology+lower", "other_keys+one_line")
+
+
 def stress(documents: Iterable[Document], name: str, seed: int = 0) -> list[Document]:
-    """The stress set ``name`` (a key of :data:`STRESS_SETS`) of ``documents``, reproducible with ``seed``."""
-    if name not in STRESS_SETS:
-        raise ValueError(f"unknown stress set {name!r}; choose one of {', '.join(STRESS_SETS)}")
+    """The stress set ``name`` of ``documents``, reproducible with ``seed``: a key of :data:`STRESS_SETS`, or several
+    joined by ``+`` (applied left to right, as in :data:`COMBINED_SETS`)."""
+    parts = name.split("+")
+    unknown = [part for part in parts if part not in STRESS_SETS]
+    if unknown:
+        raise ValueError(f"unknown stress set {unknown[0]!r}; choose from {', '.join(STRESS_SETS)}, joined by '+'")
     rng = random.Random(seed)
-    return [STRESS_SETS[name](document, rng) for document in documents]
+    result = []
+    for document in documents:
+        for part in parts:
+            document = STRESS_SETS[part](document, rng)
+        result.append(document)
+    return result
