@@ -45,6 +45,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--members", nargs="+", metavar="NAME=DIR",
         help="trained model folders that vote, by name; the bare name 'patterns' adds the pattern recognizers",
     )
+    ensemble.add_argument(
+        "--weights", nargs="+", type=float, default=[0.0, 0.5, 1.0, 1.5, 2.0], metavar="W",
+        help="weights tried for each member but the first, whose weight is 1 (default: 0 0.5 1 1.5 2)",
+    )
+    ensemble.add_argument(
+        "--thresholds", nargs="+", type=float, default=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], metavar="T",
+        help="vote thresholds tried, as shares of the total weight (default: 0.1 to 0.8 by 0.1)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -103,7 +111,7 @@ def _train_ensemble(arguments: argparse.Namespace) -> int:
         if not name or (not folder and name != "patterns") or name in members:
             raise ValueError(f"--members {member!r}: give NAME=DIR (distinct names) or the bare name 'patterns'")
         members[name] = folder or None
-    result = train_ensemble_model(members, arguments.out, arguments.dev)
+    result = train_ensemble_model(members, arguments.out, arguments.dev, arguments.weights, arguments.thresholds)
     print(f"ensemble written to {arguments.out}")
     print(json.dumps(result["votes"], indent=1))
     for setting in ("balanced", "recall"):
