@@ -31,4 +31,5 @@ pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid"; done  # set -e: a failed run stops the build here
 
 $A train --model ensemble --dev "$M/dev/brat" --out src/anonimed/models/default \
-    --members crf=runs/crf/layouts-train neural=runs/neural/dismed-layouts-s13 neural2=runs/neural/dismed-s7 patterns
+    --members crf=runs/crf/layouts-train neural=runs/neural/dismed-layouts-s13 neural2=runs/neural/dismed-s7 patterns \
+    --weights 0.5 1 2 --thresholds 0.1 0.2 0.3 0.4 0.5 --vote-kinds soft --stress-sets lower no_keys radiology

@@ -103,11 +103,13 @@ def test_train_ensemble_writes_a_folder_that_loads_with_either_vote(meddocan: Pa
     options = TrainOptions(features=FeatureConfig(word_frequency=False), crf=CrfSettings(max_iterations=30))
     train_model([train_dir], tmp_path / "crf", None, options)
     result = train_ensemble_model(
-        {"crf": tmp_path / "crf", "patterns": None}, tmp_path / "ensemble", dev_dir, (0.0, 1.0), (0.3, 0.6)
+        {"crf": tmp_path / "crf", "patterns": None}, tmp_path / "ensemble", dev_dir, (0.0, 1.0), (0.3, 0.6),
+        stress_sets=("upper",),
     )
     manifest = json.loads((tmp_path / "ensemble" / "model.json").read_text())
     assert manifest["kind"] == "ensemble" and set(manifest["votes"]) == {"balanced", "recall"}
-    assert manifest["training"]["votes_tried"] == 2 * 2 * 2
+    assert manifest["training"]["votes_tried"] == 2 * 2 * 2 and manifest["training"]["stress_sets"] == ["upper"]
+    assert set(manifest["tuning_scores"]) == {"balanced", "recall"}, "scores on dev + stress sets, apart from dev alone"
     assert (tmp_path / "ensemble" / "crf" / "model.crfsuite").is_file()
     assert result["recall"]["subtask2_merged"]["recall"] >= result["balanced"]["subtask2_merged"]["recall"]
     note = Document("x", documents[10].text)

@@ -53,6 +53,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--thresholds", nargs="+", type=float, default=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], metavar="T",
         help="vote thresholds tried, as shares of the total weight (default: 0.1 to 0.8 by 0.1)",
     )
+    ensemble.add_argument(
+        "--stress-sets", nargs="+", default=[], metavar="SET",
+        help="tune on dev and on these stress versions of it (upper, lower, one_line, no_keys, other_keys, radiology)",
+    )
+    ensemble.add_argument(
+        "--vote-kinds", nargs="+", choices=("hard", "soft"), default=["hard", "soft"],
+        help="hard votes (one weight a member) and/or soft ones (weight × span score); default: both",
+    )
     parser.set_defaults(run=run)
 
 
@@ -111,7 +119,10 @@ def _train_ensemble(arguments: argparse.Namespace) -> int:
         if not name or (not folder and name != "patterns") or name in members:
             raise ValueError(f"--members {member!r}: give NAME=DIR (distinct names) or the bare name 'patterns'")
         members[name] = folder or None
-    result = train_ensemble_model(members, arguments.out, arguments.dev, arguments.weights, arguments.thresholds)
+    result = train_ensemble_model(
+        members, arguments.out, arguments.dev, arguments.weights, arguments.thresholds, arguments.stress_sets,
+        [kind == "soft" for kind in arguments.vote_kinds],
+    )
     print(f"ensemble written to {arguments.out}")
     print(json.dumps(result["votes"], indent=1))
     for setting in ("balanced", "recall"):

@@ -14,12 +14,15 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
 from anonimed.text.tagging import OUTSIDE, spans_to_tags, tags_to_spans
 from anonimed.text.tokenize import Token, tokenize
+
+if TYPE_CHECKING:
+    from anonimed.evaluate import EvaluationReport
 
 
 @dataclass(frozen=True)
@@ -143,13 +146,17 @@ class VoteTuner:
             }
             self._prepared.append((document.id, tokens, members))
 
-    def predictions(self, vote: Vote) -> dict[str, list[Span]]:
+    def predictions(self, vote: Vote, document_ids: Collection[str] | None = None) -> dict[str, list[Span]]:
         return {
             document_id: vote_tags(tokens, {n: m for n, m in members.items() if vote.weights.get(n, 0.0) > 0}, vote, "ensemble")
             for document_id, tokens, members in self._prepared
+            if document_ids is None or document_id in document_ids
         }
 
-    def report(self, vote: Vote):
+    def report(self, vote: Vote, document_ids: Collection[str] | None = None) -> "EvaluationReport":
+        """The MEDDOCAN scores of ``vote`` on all the notes, or on those of ``document_ids``."""
         from anonimed.evaluate import score  # the scorer is only needed to tune
 
-        return score(self.gold, self.predictions(vote), self.sentence_counts)
+        wanted = None if document_ids is None else set(document_ids)
+        gold = self.gold if wanted is None else [d for d in self.gold if d.id in wanted]
+        return score(gold, self.predictions(vote, wanted), self.sentence_counts)
