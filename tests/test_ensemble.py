@@ -10,6 +10,7 @@ import pytest
 from anonimed.detect.ensemble import EnsembleDetector, Vote, member_tags, token_scores, vote_tags
 from anonimed.detect.crf import CrfSettings
 from anonimed.detect.features import FeatureConfig
+from anonimed.detect.propagate import Propagator
 from anonimed.document import Document, Span
 from anonimed.formats.brat import read_brat_dir, write_brat
 from anonimed.formats.errors import FormatError
@@ -112,6 +113,8 @@ def test_train_ensemble_writes_a_folder_that_loads_with_either_vote(meddocan: Pa
     assert set(manifest["tuning_scores"]) == {"balanced", "recall"}, "scores on dev + stress sets, apart from dev alone"
     assert (tmp_path / "ensemble" / "crf" / "model.crfsuite").is_file()
     assert result["recall"]["subtask2_merged"]["recall"] >= result["balanced"]["subtask2_merged"]["recall"]
+    assert manifest["propagate"] is True
+    assert isinstance(load_detector(str(tmp_path / "ensemble")), Propagator), "other mentions of findings are added"
     note = Document("x", documents[10].text)
     for vote in (None, "balanced", "recall"):
         spans = load_detector(str(tmp_path / "ensemble"), vote=vote).detect(note)

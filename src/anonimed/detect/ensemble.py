@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from anonimed.detect.base import Detector
+from anonimed.detect.propagate import propagated
 from anonimed.document import Document, Span
 from anonimed.text.tagging import OUTSIDE, spans_to_tags, tags_to_spans
 from anonimed.text.tokenize import Token, tokenize
@@ -146,17 +147,23 @@ class VoteTuner:
             }
             self._prepared.append((document.id, tokens, members))
 
-    def predictions(self, vote: Vote, document_ids: Collection[str] | None = None) -> dict[str, list[Span]]:
-        return {
-            document_id: vote_tags(tokens, {n: m for n, m in members.items() if vote.weights.get(n, 0.0) > 0}, vote, "ensemble")
-            for document_id, tokens, members in self._prepared
-            if document_ids is None or document_id in document_ids
-        }
+    def predictions(
+        self, vote: Vote, document_ids: Collection[str] | None = None, propagate: bool = False
+    ) -> dict[str, list[Span]]:
+        result = {}
+        for document, (document_id, tokens, members) in zip(self.gold, self._prepared):
+            if document_ids is None or document_id in document_ids:
+                voters = {n: m for n, m in members.items() if vote.weights.get(n, 0.0) > 0}
+                spans = vote_tags(tokens, voters, vote, "ensemble")
+                result[document_id] = sorted(spans + propagated(document.text, spans)) if propagate else spans
+        return result
 
-    def report(self, vote: Vote, document_ids: Collection[str] | None = None) -> "EvaluationReport":
+    def report(
+        self, vote: Vote, document_ids: Collection[str] | None = None, propagate: bool = False
+    ) -> "EvaluationReport":
         """The MEDDOCAN scores of ``vote`` on all the notes, or on those of ``document_ids``."""
         from anonimed.evaluate import score  # the scorer is only needed to tune
 
         wanted = None if document_ids is None else set(document_ids)
         gold = self.gold if wanted is None else [d for d in self.gold if d.id in wanted]
-        return score(gold, self.predictions(vote, wanted), self.sentence_counts)
+        return score(gold, self.predictions(vote, wanted, propagate), self.sentence_counts)

@@ -2,8 +2,9 @@
 
 ``model.json`` holds ``kind: "ensemble"``, ``format_version``, ``members`` (each ``{"name", "folder"}`` for a
 model folder inside this one, or ``{"name": "patterns"}`` for the built-in pattern recognizers), ``votes`` (named
-:class:`~anonimed.detect.ensemble.Vote` settings, e.g. ``balanced`` and ``recall``), ``default_vote``, and how it
-was made (``training``, ``dev_scores``).
+:class:`~anonimed.detect.ensemble.Vote` settings, e.g. ``balanced`` and ``recall``), ``default_vote``,
+``propagate`` (whether the other mentions of what the vote found are added: :mod:`anonimed.detect.propagate`), and
+how it was made (``training``, ``dev_scores``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, Callable, Mapping
 
 from anonimed.detect.base import Detector
 from anonimed.detect.ensemble import EnsembleDetector, Vote
+from anonimed.detect.propagate import Propagator
 from anonimed.formats.errors import FormatError
 from anonimed.formats.textio import write_text_atomic
 from anonimed.models.folder import read_manifest
@@ -30,6 +32,7 @@ def write_ensemble(
     votes: Mapping[str, Vote],
     default_vote: str,
     about: Mapping[str, Any],
+    propagate: bool = True,
 ) -> None:
     """Copy each member folder into ``directory/NAME`` (``None``: the built-in patterns) and write ``model.json``.
 
@@ -52,7 +55,8 @@ def write_ensemble(
         members.append({"name": name, "folder": name})
     manifest = {
         "kind": KIND, "format_version": FORMAT_VERSION, "members": members,
-        "votes": {key: vote.to_dict() for key, vote in votes.items()}, "default_vote": default_vote, **about,
+        "votes": {key: vote.to_dict() for key, vote in votes.items()}, "default_vote": default_vote,
+        "propagate": propagate, **about,
     }
     write_text_atomic(building / "model.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     if directory.exists():
@@ -62,10 +66,10 @@ def write_ensemble(
 
 def load_ensemble(
     directory: str | Path, load_member: Callable[[Path, str], Detector], patterns: Detector, vote: str | None = None
-) -> EnsembleDetector:
+) -> Detector:
     """The ensemble of a folder, its members loaded by ``load_member(folder, name)``; ``vote`` names a setting."""
 
-    def build(manifest: dict[str, Any], path: Path) -> EnsembleDetector:
+    def build(manifest: dict[str, Any], path: Path) -> Detector:
         if manifest.get("format_version") != FORMAT_VERSION:
             raise FormatError(path, f"ensemble format {manifest.get('format_version')!r}; this anonimed reads {FORMAT_VERSION}")
         votes = manifest["votes"]
@@ -76,7 +80,8 @@ def load_ensemble(
             load_member(Path(directory) / member["folder"], member["name"]) if "folder" in member else patterns
             for member in manifest["members"]
         ]
-        return EnsembleDetector(members, Vote.from_dict(votes[chosen]))
+        ensemble = EnsembleDetector(members, Vote.from_dict(votes[chosen]))
+        return Propagator(ensemble) if manifest.get("propagate", False) else ensemble
 
     return read_manifest(directory, build)
 

@@ -1,0 +1,49 @@
+"""Propagation: the other mentions of what a detector found are flagged too."""
+
+from __future__ import annotations
+
+from anonimed.detect.propagate import Propagator, propagated
+from anonimed.document import Document, Span
+
+STAFF = "NOMBRE_PERSONAL_SANITARIO"
+TEXT = "Médico: Dr. Tomás Galindo.\nSe comunica al DR. GALINDO el resultado. Vive en Rosa, calle Rosa 3."
+
+
+def _texts(spans: list[Span]) -> list[tuple[str, str]]:
+    return [(TEXT[s.start : s.end], s.label) for s in spans]
+
+
+def test_a_rare_word_of_a_detected_name_is_found_again_in_any_case() -> None:
+    found = [Span(12, 25, STAFF, 0.8, "ensemble")]  # Tomás Galindo
+    added = propagated(TEXT, found)
+    assert _texts(added) == [("GALINDO", STAFF)]
+    assert added[0].score < 0.8 and added[0].source == "ensemble"
+
+
+def test_common_words_of_names_and_short_texts_are_not_propagated() -> None:
+    text = "Paciente: Rosa Gil. La lesión es rosa. Gil acude."
+    found = [Span(10, 18, "NOMBRE_SUJETO_ASISTENCIA", 0.9)]
+    assert propagated(text, found) == [], "'Rosa' is a common word, 'Gil' has 3 letters"
+
+
+def test_whole_span_texts_are_found_again_on_word_boundaries_only() -> None:
+    text = "Hospital: Clínica Sagunto. Traslado a Clínica Sagunto. Clínica Saguntina no."
+    found = [Span(10, 25, "HOSPITAL", 1.0)]
+    assert [(text[s.start : s.end], s.label) for s in propagated(text, found)] == [("Clínica Sagunto", "HOSPITAL")]
+
+
+def test_nothing_is_added_where_a_span_already_lies() -> None:
+    found = [Span(12, 25, STAFF, 0.8), Span(43, 53, STAFF, 0.9)]  # "DR. GALINDO" already found
+    assert propagated(TEXT, found) == []
+
+
+class _Fixed:
+    name = "fixed"
+
+    def detect(self, document: Document) -> list[Span]:
+        return [Span(12, 25, STAFF, 0.8, "fixed")]
+
+
+def test_the_propagator_is_a_detector_around_another() -> None:
+    spans = Propagator(_Fixed()).detect(Document("n", TEXT))
+    assert _texts(spans) == [("Tomás Galindo", STAFF), ("GALINDO", STAFF)]
