@@ -218,3 +218,14 @@ def test_dev_corpus_with_gold_spans(meddocan):
         dates_checked += len(pairs)
     assert dates_checked > 100
     assert time.perf_counter() - started < 60
+
+
+def test_the_shipped_model_de_identifies_with_its_recall_vote(monkeypatch):
+    from anonimed.deidentify import load_model
+
+    asked = []
+    monkeypatch.setattr("anonimed.models.load_detector", lambda name=None, vote=None: asked.append((name, vote)))
+    load_model()
+    load_model("default", "balanced")
+    load_model("some/model/dir")
+    assert asked == [(None, "recall"), ("default", "balanced"), ("some/model/dir", None)]

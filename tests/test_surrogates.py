@@ -155,6 +155,15 @@ def test_dates_move_together_by_one_offset_per_document():
     assert abs(context.date_offset) >= 365
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_a_document_offset_never_turns_one_of_its_dates_into_another(seed: int):
+    text = "Operado en 1990; recidiva en 1992."
+    document = Document("n", text, [Span(11, 15, "FECHAS"), Span(29, 33, "FECHAS")])
+    context = SurrogateContext(document, Keyring(seed=seed))
+    shifted = {surrogate("FECHAS", year, context) for year in ("1990", "1992")}
+    assert not shifted & {"1990", "1992"}, f"offset {context.date_offset} shifts a year onto the other"
+
+
 def test_a_patient_key_gives_one_offset_across_documents():
     keyring = Keyring(key=b"secret")
     offsets = {

@@ -59,12 +59,27 @@ class Result:
         return Document(self.input.id, self.text, self.spans, dict(self.input.metadata))
 
 
+# De-identification favours recall: a missed name is a leak, an extra masked word is not (BENCHMARKS.md measures both).
+SHIPPED_MODEL_VOTE = "recall"
+
+
+def load_model(model: str | Path | None = None, vote: str | None = None) -> Detector:
+    """The detector that de-identification uses: :func:`anonimed.models.load_detector`, except that the shipped
+    model runs with its ``recall`` vote when no ``vote`` is named (``predict`` keeps its ``balanced`` one)."""
+    from anonimed.models import load_detector  # deferred: loading a model is the slow part
+
+    if vote is None and model in (None, "default"):
+        vote = SHIPPED_MODEL_VOTE
+    return load_detector(model, vote)
+
+
 class Deidentifier:
     """De-identifies notes with a detector and per-type operators.
 
     ``model``: a :class:`~anonimed.detect.base.Detector`, a model name or folder for
     :func:`anonimed.models.load_detector`, or None for the shipped model (loaded on first use, and not at all when
-    only gold spans are transformed).  ``operators``: a :class:`TransformConfig`, a settings mapping or the path of a
+    only gold spans are transformed).  ``vote``: an ensemble's vote setting; the shipped model de-identifies with its
+    ``recall`` vote unless told otherwise (see :func:`load_model`).  ``operators``: a :class:`TransformConfig`, a settings mapping or the path of a
     YAML/TOML file (see :mod:`anonimed.transform.config`), or CLI-style specs (``["FECHAS=mask:keep"]``).  ``key``:
     secret bytes or a key file; with it surrogates and pseudonyms are stable across documents and runs.  ``seed``:
     reproducible output without a key (each document then has its own surrogates).
@@ -76,17 +91,17 @@ class Deidentifier:
         operators: TransformConfig | Mapping[str, Any] | str | Path | Iterable[str] | None = None,
         key: bytes | str | Path | None = None,
         seed: int | None = None,
+        vote: str | None = None,
     ) -> None:
         self.keyring = Keyring(key, seed)
         self.config = _config(operators, self.keyring.secret if key is not None else None)
         self._model = model
+        self._vote = vote
 
     @property
     def detector(self) -> Detector:
         if not isinstance(self._model, Detector):
-            from anonimed.models import load_detector  # deferred: loading a model is the slow part
-
-            self._model = load_detector(self._model)
+            self._model = load_model(self._model, self._vote)
         return self._model
 
     def deidentify(

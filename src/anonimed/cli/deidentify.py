@@ -8,7 +8,7 @@ import sys
 from tqdm import tqdm
 
 from anonimed.cli import add_encoding_options, add_model_options
-from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files
+from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files, load_model
 from anonimed.transform import build_config, load_settings, read_key
 
 
@@ -49,9 +49,7 @@ def run(arguments: argparse.Namespace) -> int:
     config = build_config(arguments.operator, settings, key)
     model = arguments.model
     if not arguments.gold_spans:
-        from anonimed.models import load_detector
-
-        model = load_detector(model, arguments.vote)  # now: a missing model is one clear error, not one per note
+        model = load_model(model, arguments.vote)  # now: a missing model is one clear error, not one per note
     deidentifier = Deidentifier(model=model, operators=config, key=key, seed=arguments.seed)
     summary = deidentify_files(
         deidentifier,

@@ -14,6 +14,7 @@ from anonimed.transform.surrogates.text import fold
 FEMALE_WORDS = frozenset({"mujer", "femenino", "femenina", "f", "hembra", "nina", "nena", "dona", "noia", "senora"})
 MALE_WORDS = frozenset({"hombre", "varon", "masculino", "h", "macho", "nino", "nen", "home", "noi", "senor"})
 
+_OFFSET_DRAWS = 20
 _LANGUAGE_SAMPLE = 20_000  # characters: enough function words to tell Catalan from Spanish
 _CATALAN_MARKERS = frozenset({"amb", "els", "dels", "anys", "seva", "aquest", "pel", "per", "va", "mesos", "i"})
 _SPANISH_MARKERS = frozenset({"con", "los", "del", "anos", "su", "este", "por", "el", "meses", "y", "que"})
@@ -67,14 +68,40 @@ class SurrogateContext:
 
     @cached_property
     def date_offset(self) -> int:
-        """Days added to every date of the patient: one per patient key (metadata "patient"), else one per document."""
+        """Days added to every date of the patient: one per patient key (metadata "patient"), else one per document.
+
+        A document's own offset is drawn again (up to 20 times) while it would turn one of its dates into the text of
+        another of its PHI mentions (``2005`` shifted onto the ``2007`` of the next line): the output would then still
+        show that mention's text.  A patient's offset is shared by all their notes and cannot be chosen per note.
+        """
         patient = self.document.metadata.get("patient")
         rng = self.keyring.random("date-offset", f"patient:{patient}" if patient else f"doc:{self.document.id}")
+        first = None
+        for _ in range(1 if patient else _OFFSET_DRAWS):
+            offset = self._draw_offset(rng)
+            first = offset if first is None else first
+            if patient or not self._recreates_a_mention(offset):
+                return offset
+        return first
+
+    def _draw_offset(self, rng: Random) -> int:
         low, high = self.options.min_date_shift, self.options.max_date_shift
         while True:
             days = rng.randint(low, high)
             if 31 <= days % 365 <= 334:
                 return days if rng.random() < 0.5 else -days
+
+    def _recreates_a_mention(self, offset: int) -> bool:
+        from anonimed.transform.surrogates.dates import shift_dates_by  # dates builds on this module
+
+        mentions = {fold(self.document.span_text(span).strip()) for span in self.document.spans}
+        language = "ca" if self.catalan else "es"
+        for span in self.document.spans:
+            if span.label == "FECHAS":
+                shifted = shift_dates_by(self.document.span_text(span), offset, language)
+                if shifted is not None and fold(shifted.strip()) in mentions:
+                    return True
+        return False
 
     @cached_property
     def patient_gender(self) -> str | None:

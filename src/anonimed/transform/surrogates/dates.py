@@ -39,12 +39,17 @@ _PATTERNS = tuple(re.compile(rf"\b{layout}\b", re.IGNORECASE) for layout in _LAY
 
 def shift_dates(original: str, context: SurrogateContext) -> str | None:
     """``original`` with every date in it moved by the document's offset, or None when no date is recognised."""
+    return shift_dates_by(original, context.date_offset, "ca" if context.catalan else "es")
+
+
+def shift_dates_by(original: str, offset: int, language: str) -> str | None:
+    """``original`` with every date in it moved by ``offset`` days, or None when no date is recognised."""
     pieces, cursor, found = [], 0, False
     while cursor < len(original):
         match = _next_date(original, cursor)
         if match is None:
             break
-        rewritten = _shift_one(match, context.date_offset, "ca" if context.catalan else "es")
+        rewritten = _shift_one(match, offset, language)
         if rewritten is None:
             break
         pieces.append(original[cursor : match.start()])
