@@ -54,3 +54,12 @@ def test_gold_boundaries_fall_on_token_boundaries(meddocan):
     print(f"\n{total - missed}/{total} gold span boundaries on token boundaries ({1 - missed / total:.4%}); misses:")
     print("\n".join(misses))
     assert 1 - missed / total >= 0.999
+
+
+def test_decomposed_accents_stay_inside_their_word():
+    import unicodedata
+
+    text = unicodedata.normalize("NFD", "José Pérez Muñoz i Çà")
+    assert [t.text for t in tokenize(text)] == [unicodedata.normalize("NFD", w) for w in ("José", "Pérez", "Muñoz", "i", "Çà")]
+    assert [t.text for t in tokenize("e\u0301")] == ["e\u0301"]
+    assert [t.text for t in tokenize("\u0301x")] == ["\u0301", "x"], "a mark with no letter before it stands alone"

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_PIECE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
+# A letter run keeps the combining marks that follow its letters (U+0300–U+036F: accents, tilde, diaeresis, cedilla),
+# so that a name typed with decomposed accents ("Jose" + U+0301) stays one token, as its composed spelling is.
+_PIECE = re.compile(r"(?:[^\W\d_][\u0300-\u036f]*)+|\d+|[^\w\s]|_", re.UNICODE)
 
 
 @dataclass(frozen=True, slots=True)
