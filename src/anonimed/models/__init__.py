@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from anonimed.detect.base import Detector
+from anonimed.detect.composed import ComposedText
 from anonimed.detect.crf import CrfDetector
 from anonimed.detect.features import FeatureExtractor
 from anonimed.detect.resolver import ResolvedDetector, Resolver
@@ -46,14 +47,15 @@ def load_detector(name_or_path: str | Path | None = None, vote: str | None = Non
         raise ModelNotFoundError(
             f"{name_or_path}: not a model; give 'default' or a model folder written by 'anonimed train'"
         )
-    return load_model_dir(path, vote)
+    # Models learnt composed (NFC) text: notes with decomposed accents are read composed, spans mapped back.
+    return ComposedText(load_model_dir(path, vote))
 
 
 @lru_cache(maxsize=4)
 def _default_detector(vote: str | None) -> Detector:
     if not (DEFAULT_MODEL_DIR / "model.json").is_file():
         raise ModelNotFoundError(f"{DEFAULT_MODEL_DIR}: the shipped default model is missing (broken installation?)")
-    return load_model_dir(DEFAULT_MODEL_DIR, vote)
+    return ComposedText(load_model_dir(DEFAULT_MODEL_DIR, vote))
 
 
 def load_model_dir(directory: str | Path, vote: str | None = None) -> Detector:

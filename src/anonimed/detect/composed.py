@@ -1,0 +1,29 @@
+"""Detection on the composed (NFC) form of a note, spans mapped back to the note's own characters.
+
+On MEDDOCAN dev notes rewritten with decomposed accents, the default model fell from subtask-1 F1 .98 to .87 (80
+notes) without this, and is back to .98 with it: its features and vocabularies were learnt on composed text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from anonimed.detect.base import Detector
+from anonimed.document import Document, Span
+from anonimed.text.normalize import composed
+
+
+class ComposedText:
+    """A detector that reads the NFC form of each note and answers with spans on the note's own characters."""
+
+    def __init__(self, detector: Detector) -> None:
+        self.detector = detector
+        self.name = detector.name
+
+    def detect(self, document: Document) -> list[Span]:
+        mapping = composed(document.text)
+        if mapping is None:
+            return self.detector.detect(document)
+        text, starts, ends = mapping
+        spans = self.detector.detect(Document(document.id, text, metadata=document.metadata))
+        return [replace(span, start=starts[span.start], end=ends[span.end - 1]) for span in spans]
