@@ -216,6 +216,21 @@ def test_phones_are_spanish_numbers_in_the_same_layout():
     assert re.fullmatch(r"\+34 6\d{8}", surrogate("NUMERO_TELEFONO", "+34 612345678", context))
 
 
+def test_relatives_swap_their_kinship_unless_told_to_keep_it():
+    swapped = surrogate("FAMILIARES_SUJETO_ASISTENCIA", "madre", context_for())
+    assert fold(swapped) != "madre"
+    kept = context_for(kinship="keep")
+    assert surrogate("FAMILIARES_SUJETO_ASISTENCIA", "madre", kept) == "madre"
+    assert surrogate("FAMILIARES_SUJETO_ASISTENCIA", "dos hijos", kept) == "dos hijos"
+    named = surrogate("FAMILIARES_SUJETO_ASISTENCIA", "su esposa Marta Gil", kept)
+    assert named.startswith("su esposa ") and "Marta" not in named and "Gil" not in named
+
+
+def test_unknown_kinship_option_is_refused():
+    with pytest.raises(ValueError, match="kinship option"):
+        SurrogateOptions(kinship="hide")
+
+
 def test_network_addresses_keep_their_kind():
     context = context_for()
     assert re.fullmatch(r"192(\.\d{1,3}){3}", surrogate("DIREC_PROT_INTERNET", "192.168.10.4", context))

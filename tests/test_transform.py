@@ -103,12 +103,13 @@ def test_bad_specs_are_clear_errors(spec):
 def test_yaml_and_toml_configuration(tmp_path):
     yaml_file = tmp_path / "ops.yaml"
     yaml_file.write_text(
-        "default: tag\nsex: swap\noperators:\n  FECHAS: mask:keep\n  ID: {operator: hash, length: 8}\n"
+        "default: tag\nsex: swap\nkinship: keep\noperators:\n  FECHAS: mask:keep\n  ID: {operator: hash, length: 8}\n"
     )
     toml_file = tmp_path / "ops.toml"
     toml_file.write_text('default = "tag:coarse"\n[operators]\nNAME = "surrogate"\n')
     config = build_config(settings=load_settings(yaml_file), key=b"k")
-    assert config.options.sex == "swap"
+    assert config.options.sex == "swap" and config.options.kinship == "keep"
+    assert build_config().options.kinship == "swap"
     assert config.plan.operator_for("FECHAS") == Mask(keep_separators=True)
     assert config.plan.operator_for("ID_SUJETO_ASISTENCIA") == Hash(key=b"k", length=8)
     assert isinstance(config.plan.operator_for("PAIS"), Tag)

@@ -29,8 +29,15 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="tag, tag:coarse, redact, redact:MARKER, mask, mask:keep, hash, hash:LENGTH or surrogate (the default), "
         "for every type or for one TYPE (a PHI type, group or coarse class); repeatable, later ones win",
     )
-    parser.add_argument("--config", help="a YAML or TOML file: default, operators (TYPE: OPERATOR), sex (keep|swap)")
+    parser.add_argument(
+        "--config", help="a YAML or TOML file: default, operators (TYPE: OPERATOR), sex (keep|swap), kinship (swap|keep)"
+    )
     parser.add_argument("--sex", choices=("keep", "swap"), help="keep the patient's sex as written (default) or swap it")
+    parser.add_argument(
+        "--kinship", choices=("swap", "keep"),
+        help="swap relatives' kinship words for others (default: madre → abuela) or keep them (family history keeps its "
+        "meaning; names are replaced either way)",
+    )
     parser.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--key", metavar="FILE", help="secret key file: stable surrogates and hashes across runs")
     parser.add_argument("--seed", type=int, help="reproducible surrogates without a key (per document)")
@@ -46,6 +53,8 @@ def run(arguments: argparse.Namespace) -> int:
     settings = load_settings(arguments.config) if arguments.config else {}
     if arguments.sex:
         settings["sex"] = arguments.sex
+    if arguments.kinship:
+        settings["kinship"] = arguments.kinship
     config = build_config(arguments.operator, settings, key)
     model = arguments.model
     if not arguments.gold_spans:

@@ -7,6 +7,7 @@ specific target wins, then the default.  A file looks like::
 
     default: surrogate
     sex: keep            # or swap
+    kinship: swap        # or keep: relatives' kinship words (madre, hijos) stay as written
     operators:
       FECHAS: mask:keep
       ID: {operator: hash, length: 16}
@@ -115,9 +116,11 @@ def build_config(
         raise ValueError("'operators' must map PHI types or groups to operators")
     for target, spec in operators.items():
         by_target[parse_target(str(target))] = make_operator(spec, key)
-    options = SurrogateOptions(sex=str(settings.pop("sex", "keep")))
+    options = SurrogateOptions(sex=str(settings.pop("sex", "keep")), kinship=str(settings.pop("kinship", "swap")))
     if settings:
-        raise ValueError(f"unknown configuration keys: {', '.join(sorted(settings))} (known: default, operators, sex)")
+        raise ValueError(
+            f"unknown configuration keys: {', '.join(sorted(settings))} (known: default, operators, sex, kinship)"
+        )
     for spec in specs:
         target, separator, operator = spec.partition("=")
         if separator:
@@ -141,5 +144,5 @@ def load_settings(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
         raise ValueError(f"{path}: cannot read the configuration: {error}") from None
     if not isinstance(settings, dict):
-        raise ValueError(f"{path}: the configuration must be a mapping (default, operators, sex)")
+        raise ValueError(f"{path}: the configuration must be a mapping (default, operators, sex, kinship)")
     return settings

@@ -22,17 +22,21 @@ _SPANISH_MARKERS = frozenset({"con", "los", "del", "anos", "su", "este", "por", 
 
 @dataclass(frozen=True)
 class SurrogateOptions:
-    """``sex``: "keep" the patient's sex as written, or "swap" it; ``min_date_shift``/``max_date_shift`` bound the
+    """``sex``: "keep" the patient's sex as written, or "swap" it; ``kinship``: "swap" a relative's kinship word for
+    another (``madre`` → ``abuela``: the guidelines count kinship as PHI) or "keep" it, so that a family history keeps
+    its meaning (relatives' names are replaced either way); ``min_date_shift``/``max_date_shift`` bound the
     per-patient date offset in days (its remainder modulo a year stays away from 0, so that even a month or a
     day-and-month changes)."""
 
     sex: str = "keep"
+    kinship: str = "swap"
     min_date_shift: int = 365
     max_date_shift: int = 3 * 365
 
     def __post_init__(self) -> None:
-        if self.sex not in ("keep", "swap"):
-            raise ValueError(f"sex option must be 'keep' or 'swap', got {self.sex!r}")
+        for name in ("sex", "kinship"):
+            if getattr(self, name) not in ("keep", "swap"):
+                raise ValueError(f"{name} option must be 'keep' or 'swap', got {getattr(self, name)!r}")
         if not 0 < self.min_date_shift <= self.max_date_shift:
             raise ValueError(f"invalid date shift range {self.min_date_shift}..{self.max_date_shift}")
 

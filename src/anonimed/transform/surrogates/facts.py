@@ -73,6 +73,8 @@ def relative(
         return match_case(match.group(), kin) if kin else match.group()
 
     with_names = _CAPITALISED_RUN.sub(new_names, original)
+    if context.options.kinship == "keep":
+        return with_names  # kinship words, numbers and ages as written: only names change
     new = _WORD.sub(new_kin, original) if with_names == original else _kin_outside_names(original, with_names, new_kin)
     if fold(new) == fold(original):
         rng = context.random("relative", fold(original))

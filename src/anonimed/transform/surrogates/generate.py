@@ -94,11 +94,12 @@ def surrogate(label: str, original: str, context: SurrogateContext) -> str:
         return context.memo[memo_key]
     generate = GENERATORS[label]
     new = generate(original, context)
+    may_stay = label in KEPT_TYPES or (label == "FAMILIARES_SUJETO_ASISTENCIA" and context.options.kinship == "keep")
     attempt = 0
-    while fold(new) == fold(original) and label not in KEPT_TYPES and attempt < _ATTEMPTS:
+    while fold(new) == fold(original) and not may_stay and attempt < _ATTEMPTS:
         attempt += 1
         new = generate(original, context.retry(attempt))
-    if fold(new) == fold(original) and label not in KEPT_TYPES:
+    if fold(new) == fold(original) and not may_stay:
         new = _last_resort(label, original, context)
     context.memo[memo_key] = new
     return new
