@@ -6,7 +6,10 @@ import argparse
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from anonimed.train import TrainOptions
 
 _FIGURES = ("subtask1", "subtask2_strict", "subtask2_merged")
 
@@ -92,7 +95,7 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _train_neural(arguments: argparse.Namespace, options: Any) -> int:
+def _train_neural(arguments: argparse.Namespace, options: "TrainOptions") -> int:
     from anonimed.detect.neural import preset
     from anonimed.train import train_neural_model
 
@@ -109,6 +112,7 @@ def _train_neural(arguments: argparse.Namespace, options: Any) -> int:
 
 
 def _train_ensemble(arguments: argparse.Namespace) -> int:
+    from anonimed.models.ensemble import PATTERNS
     from anonimed.train import train_ensemble_model
 
     if not arguments.dev or not arguments.members:
@@ -116,8 +120,8 @@ def _train_ensemble(arguments: argparse.Namespace) -> int:
     members: dict[str, str | None] = {}
     for member in arguments.members:
         name, _, folder = member.partition("=")
-        if not name or (not folder and name != "patterns") or name in members:
-            raise ValueError(f"--members {member!r}: give NAME=DIR (distinct names) or the bare name 'patterns'")
+        if not name or (not folder and name != PATTERNS) or name in members:
+            raise ValueError(f"--members {member!r}: give NAME=DIR (distinct names) or the bare name '{PATTERNS}'")
         members[name] = folder or None
     result = train_ensemble_model(
         members, arguments.out, arguments.dev, arguments.weights, arguments.thresholds, arguments.stress_sets,

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Vote:
-    """``weights`` by member name (a span's ``source``); a member without a weight has no say."""
+    """``weights`` by member name (the detector's ``name``); a member without a weight has no say."""
 
     weights: Mapping[str, float]
     threshold: float = 0.5

@@ -15,6 +15,7 @@ the span they copy and name the wrapped detector as their source.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import replace
 from functools import lru_cache
@@ -62,19 +63,18 @@ def propagated(text: str, spans: list[Span]) -> list[Span]:
     if not wanted:
         return []
     taken = sorted((s.start, s.end) for s in spans)
+    starts = [start for start, _ in taken]
+    reach = list(itertools.accumulate((end for _, end in taken), max))  # furthest end among the first i spans
     pattern = re.compile(
         r"(?<!\w)(" + "|".join(re.escape(k) for k in sorted(wanted, key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE
     )
     added: list[Span] = []
-    for match in pattern.finditer(text):
+    for match in pattern.finditer(text):  # matches never overlap one another
         start, end = match.span()
-        if _overlaps(taken, start, end) or any(a.start < end and start < a.end for a in added[-1:]):
+        before = bisect.bisect_left(starts, end)  # the spans that start before this match ends
+        if before and reach[before - 1] > start:
             continue
-        source = wanted[match.group().lower()]
+        # A case-insensitive match whose lower case differs from every key (rare letters) still gets masked.
+        source = wanted.get(match.group().lower()) or max(wanted.values(), key=lambda span: span.score)
         added.append(replace(source, start=start, end=end, score=source.score * SCORE_FACTOR))
     return added
-
-
-def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
-    index = bisect.bisect_left(taken, (end, end))
-    return any(s < end and start < e for s, e in taken[max(0, index - 50) : index])

@@ -1,7 +1,7 @@
 """Ensemble model folders: member model folders side by side, and the votes that combine them.
 
 ``model.json`` holds ``kind: "ensemble"``, ``format_version``, ``members`` (each ``{"name", "folder"}`` for a
-model folder inside this one, or ``{"name": "patterns"}`` for the built-in pattern recognizers), ``votes`` (named
+model folder inside this one, or ``{"name": PATTERNS}`` for the built-in pattern recognizers), ``votes`` (named
 :class:`~anonimed.detect.ensemble.Vote` settings, e.g. ``balanced`` and ``recall``), ``default_vote``,
 ``propagate`` (whether the other mentions of what the vote found are added: :mod:`anonimed.detect.propagate`), and
 how it was made (``training``, ``dev_scores``).

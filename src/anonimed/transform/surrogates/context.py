@@ -15,6 +15,7 @@ FEMALE_WORDS = frozenset({"mujer", "femenino", "femenina", "f", "hembra", "nina"
 MALE_WORDS = frozenset({"hombre", "varon", "masculino", "h", "macho", "nino", "nen", "home", "noi", "senor"})
 
 _OFFSET_DRAWS = 20
+_DOCUMENT_FACTS = ("date_offset", "patient_gender", "catalan")  # cached properties that ignore the salt
 _LANGUAGE_SAMPLE = 20_000  # characters: enough function words to tell Catalan from Spanish
 _CATALAN_MARKERS = frozenset({"amb", "els", "dels", "anys", "seva", "aquest", "pel", "per", "va", "mesos", "i"})
 _SPANISH_MARKERS = frozenset({"con", "los", "del", "anos", "su", "este", "por", "el", "meses", "y", "que"})
@@ -68,7 +69,13 @@ class SurrogateContext:
 
     def retry(self, attempt: int) -> "SurrogateContext":
         """The same context (shared memory of the document) drawing other values, for a draw that hit the original."""
-        return replace(self, salt=f"retry:{attempt}")
+        clone = replace(self, salt=f"retry:{attempt}")
+        # Facts of the document do not depend on the salt: hand over those already worked out (the date offset
+        # scans the document's dates, the language its opening) instead of working them out again on every retry.
+        for name in _DOCUMENT_FACTS:
+            if name in self.__dict__:
+                clone.__dict__[name] = self.__dict__[name]
+        return clone
 
     @cached_property
     def date_offset(self) -> int:
