@@ -30,6 +30,13 @@ def test_the_shipped_model_finds_the_patient_name() -> None:
     assert ("Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA") in found
 
 
+def test_the_shipped_model_reads_digit_like_characters_that_int_cannot() -> None:
+    """Superscripts, fractions and other scripts' digits pass ``str.isdigit`` but not ``int``: a real note had ``³10``."""
+    text = "Nombre: Ana Ros. FC normal ³10 latidos/min, ½ comprimido, ١٢ mg, Ⅻ par. Ingreso: 03/03/2015.\n"
+    found = {text[s.start : s.end] for s in load_detector().detect(Document("note", text))}
+    assert {"Ana Ros", "03/03/2015"} <= found
+
+
 def test_anything_but_a_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelNotFoundError, match="not a model"):
         load_detector("no-such-model")

@@ -84,7 +84,7 @@ def _word_features(word: str) -> tuple[str, ...]:
         if word[0].isupper():
             features.append("T" if word[1:].islower() or len(word) == 1 else "U")
         features.append(f"len={min(len(word), 8)}")
-    elif word.isdigit():
+    elif word.isdecimal():
         features += ["D", f"dl={min(len(word), 12)}"]
         if len(word) <= 2:
             features.append(f"dv={min(int(word), 40) // 10 if int(word) > 12 else 'le12'}")

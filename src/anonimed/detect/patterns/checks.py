@@ -21,7 +21,7 @@ def dni_letter_ok(text: str) -> bool:
     if len(code) < 2 or not code[-1].isalpha():
         return False
     number = _NIE_PREFIX.get(code[0], code[0]) + code[1:-1]
-    return number.isdigit() and _DNI_LETTERS[int(number) % 23] == code[-1]
+    return number.isdecimal() and _DNI_LETTERS[int(number) % 23] == code[-1]
 
 
 def dni(text: str) -> float:
