@@ -9,6 +9,7 @@ the per-type table of the first model's dev row.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -58,8 +59,14 @@ def per_type_table(row: dict) -> str:
 
 
 def main() -> int:
-    paths = [Path(p) for p in sys.argv[1:]] or sorted(RESULTS.glob("quality-*.json"))
-    rows = [row for path in paths for row in json.loads(path.read_text(encoding="utf-8"))["rows"]]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="*", type=Path, help="quality JSON files (default: benchmarks/results/quality-*.json)")
+    paths = parser.parse_args().results or sorted(RESULTS.glob("quality-*.json"))
+    try:
+        rows = [row for path in paths for row in json.loads(path.read_text(encoding="utf-8"))["rows"]]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"cannot read the quality results: {error}", file=sys.stderr)
+        return 2
     if not rows:
         print("no quality results: run benchmarks/quality.py first", file=sys.stderr)
         return 2
