@@ -136,6 +136,12 @@ MORE_FORMS = [
     ("Codi postal: 08005.", "TERRITORIO", "08005"),
     ("Teléfono fijo - 55304000", "NUMERO_TELEFONO", "55304000"),
     ("PACIENTE VARÓN, DE 28 AÑOS", "SEXO_SUJETO_ASISTENCIA", "VARÓN"),
+    # Forms that MEDDOCAN dev shows and train does not.
+    ("En febrero y abril de 2002 acude a urgencias", "FECHAS", "febrero y abril de 2002"),
+    ("se retiró en sep-04, al disponer de una FAVI", "FECHAS", "sep-04"),
+    ("vista por nosotros a la edad de 6 meses, presentaba", "EDAD_SUJETO_ASISTENCIA", "6 meses"),
+    ("El neonato falleció a los 40 días de vida.", "EDAD_SUJETO_ASISTENCIA", "40 días"),
+    ("desapareciendo la tumoración al mes de vida.", "EDAD_SUJETO_ASISTENCIA", "mes"),
 ]
 
 
@@ -159,6 +165,8 @@ NOT_PHI = [
     "serie roja: hemoglobina 7,2 g/dl; serie blanca: leucocitos 8.600/µl",
     "CRIPTOLÁTEX EN SUERO POSITIVO 1/2048",
     "250 MGR. DE ISONIAZIDA Y 1500 MGR DE RIFAMPICINA",
+    "Lote SEP-2014/33",
+    "a los 3 meses de la cirugía",
 ]
 
 

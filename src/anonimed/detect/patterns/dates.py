@@ -23,6 +23,8 @@ _WEEKDAYS = (
     "dilluns dimarts dimecres dijous divendres dissabte diumenge"
 ).split()
 WEEKDAY = "(?:" + "|".join(_WEEKDAYS) + ")"
+_MONTH_ABBREVIATIONS = ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "sep", "set", "oct", "nov", "dic")
+_MONTH_ABBREVIATION = "(?:" + "|".join(_MONTH_ABBREVIATIONS) + ")"
 _ROMAN_MONTH = r"(?:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)"
 DAY = r"(?:[12]\d|3[01]|0?[1-9])"
 # A four-digit year, also written with a thousands dot (``2.003``).
@@ -75,14 +77,23 @@ RECOGNIZERS = (
         "FECHAS",
         # ``jueves 2 de Agosto``, ``3 de marzo de 1946``, ``23-octubre-1972``, ``15 d'octubre``, ``marzo de 2015``,
         # ``Junio 04`` (two-digit years from 00 to 09 only: ``Abril 18`` is a street number), ``marzo '98``,
-        # ``enero del año 2001``; not the hospital ``12 de Octubre``.
+        # ``enero del año 2001``, ``febrero y abril de 2002`` (one date); not the hospital ``12 de Octubre``.
         re.compile(
             rf"(?<!Universitario )(?<!Hospital )(?<!Universitario \")"
             rf"(?i:\b(?:{WEEKDAY}[ \t]*,?[ \t]+)?"
-            rf"(?:{DAY}[ \t]*(?:de[ \t]+|d['’]|[-/])?[ \t]*{MONTH}\b(?:{_YEAR_PART})?|{MONTH}\b{_YEAR_PART}))"
+            rf"(?:{DAY}[ \t]*(?:de[ \t]+|d['’]|[-/])?[ \t]*{MONTH}\b(?:{_YEAR_PART})?|"
+            rf"{MONTH}[ \t]+[yeoa][ \t]+{MONTH}\b{_YEAR_PART}|{MONTH}\b{_YEAR_PART}))"
         ),
         0.95,
         triggers=_MONTHS,
+    ),
+    Recognizer(
+        "abbreviated_month_year",
+        "FECHAS",
+        # ``sep-04``, ``dic/2010``, ``Ene'98``: a month's abbreviation joined to a year.
+        re.compile(rf"(?i:\b{_MONTH_ABBREVIATION}[-/'’][ \t]?(?:(?:19|20)\d{{2}}|\d{{2}})){_ISOLATED_END}"),
+        0.85,
+        triggers=_MONTH_ABBREVIATIONS,
     ),
     Recognizer(
         "month_name",

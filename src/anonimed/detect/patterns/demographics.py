@@ -77,6 +77,25 @@ RECOGNIZERS = (
         triggers=("año", "any"),
     ),
     Recognizer(
+        "age_at_the_age",
+        "EDAD_SUJETO_ASISTENCIA",
+        # ``a la edad de 6 meses``, ``con una edad de 50 años``.
+        re.compile(rf"(?i:\b(?:a|con)[ \t]+(?:la|una)[ \t]+edad[ \t]+de[ \t]+)(?P<value>(?i:{AGE}))"),
+        0.85,
+        triggers=("edad",),
+    ),
+    Recognizer(
+        "age_of_life",
+        "EDAD_SUJETO_ASISTENCIA",
+        # ``a los 40 días de vida``, ``al mes de vida``: the unit alone is the age when no number comes before it.
+        re.compile(
+            rf"(?i:\b(?:a|al|con)[ \t]+(?:(?:los|las|el|la)[ \t]+)?)"
+            rf"(?P<value>(?i:(?:{_AMOUNT}[ \t]{{1,2}})?{_UNIT}))(?=[ \t]+de[ \t]+vida\b)"
+        ),
+        0.85,
+        triggers=("vida",),
+    ),
+    Recognizer(
         "age_years",
         "EDAD_SUJETO_ASISTENCIA",
         re.compile(rf"{_NOT_AFTER_DURATION_WORDS}(?i:\b{_AGE_YEARS}){_NOT_A_DURATION}"),
