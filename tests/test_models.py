@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from anonimed.detect.features import FeatureConfig
@@ -115,3 +116,32 @@ def test_layouts_without_augmented_copies_are_refused(tmp_path: Path) -> None:
     write_brat(Document("n", NOTE), tmp_path / "train")
     with pytest.raises(ValueError, match="augment"):
         training_documents([tmp_path / "train"], TrainOptions(layouts=True))
+
+
+def test_a_crf_with_word_cluster_features_saves_its_clusters_and_loads(meddocan: Path, tmp_path: Path) -> None:
+    from anonimed.embeddings import CLUSTERS_FILE, WordEmbeddings
+
+    rng = np.random.default_rng(0)
+    words = [f"palabra{i}" for i in range(40)] + ["paciente", "de", "años"]
+    vectors = WordEmbeddings(words, rng.normal(0, 1, (len(words), 8)), rng.normal(0, 1, (100, 8)), 3, 5)
+    vectors.save(tmp_path / "vectors.npz")
+    for document in read_brat_dir(meddocan / "train" / "brat")[:6]:
+        write_brat(document, tmp_path / "train")
+    options = TrainOptions(
+        features=FeatureConfig(hints=False, word_frequency=False, clusters=True), crf=CrfSettings(max_iterations=10),
+        resolver=None, embeddings=tmp_path / "vectors.npz", cluster_sizes=(4, 8),
+    )
+    train_model([tmp_path / "train"], tmp_path / "model", None, options)
+    assert (tmp_path / "model" / CLUSTERS_FILE).is_file()
+    detector = load_detector(str(tmp_path / "model"))
+    text = read_brat_dir(meddocan / "train" / "brat")[7].text
+    assert all(0 <= s.start < s.end <= len(text) for s in detector.detect(Document("x", text)))
+    (tmp_path / "model" / CLUSTERS_FILE).unlink()
+    with pytest.raises(FileNotFoundError, match="word cluster file not found"):
+        load_detector(str(tmp_path / "model"))
+
+
+def test_cluster_features_without_word_vectors_are_a_clear_error(meddocan: Path, tmp_path: Path) -> None:
+    write_brat(read_brat_dir(meddocan / "train" / "brat")[0], tmp_path / "train")
+    with pytest.raises(ValueError, match="need word vectors"):
+        train_model([tmp_path / "train"], tmp_path / "model", None, TrainOptions(features=FeatureConfig(clusters=True)))

@@ -142,3 +142,87 @@ def train_embeddings(
     vectors = np.stack([model.wv.get_vector(word) for word in words])
     log.info("trained %d-dim vectors for %d words in %.0f s", dim, len(words), time.perf_counter() - started)
     return WordEmbeddings(list(words), vectors, np.asarray(model.wv.vectors_ngrams), 3, 5)
+
+
+CLUSTERS_FILE = "clusters.npz"
+
+
+@dataclass
+class WordClusters:
+    """Which k-means cluster of our word vectors a word falls in, at several granularities (a CRF feature).
+
+    Clusters group words that occur in alike contexts (months, relatives, towns, drugs...), so a tagger learns them
+    as groups.  The cluster of every vocabulary word is stored; any other word gets the nearest centroid of its
+    n-gram vector, so the file holds the n-gram table and the centroids but no word vectors.
+    """
+
+    words: list[str]
+    word_clusters: np.ndarray  # (words, granularities) cluster ids
+    centroids: list[np.ndarray]  # unit-length, one (k, dim) array per granularity
+    ngram_vectors: np.ndarray
+    min_n: int
+    max_n: int
+
+    def __post_init__(self) -> None:
+        self.index = {word: i for i, word in enumerate(self.words)}
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return tuple(len(c) for c in self.centroids)
+
+    def clusters(self, token: str) -> tuple[int, ...]:
+        word = normalise(token)
+        row = self.index.get(word)
+        if row is not None:
+            return tuple(int(c) for c in self.word_clusters[row])
+        buckets = ngram_buckets(word, self.min_n, self.max_n, len(self.ngram_vectors))
+        vector = self.ngram_vectors[buckets].astype(np.float32).mean(axis=0)
+        return tuple(int(np.argmax(centroids @ vector)) for centroids in self.centroids)
+
+    @classmethod
+    def fit(cls, embeddings: WordEmbeddings, sizes: Iterable[int] = (64, 256, 1024), seed: int = 0) -> "WordClusters":
+        """k-means (cosine: on unit-length vectors) of the vocabulary's vectors, one clustering per size."""
+        from sklearn.cluster import MiniBatchKMeans
+
+        vectors = embeddings.word_vectors.astype(np.float32)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-8)
+        centroids, labels = [], []
+        for size in sizes:
+            if not 2 <= size <= len(vectors):
+                raise ValueError(f"cluster size {size}: needs 2 to {len(vectors)} (the vocabulary's size)")
+            kmeans = MiniBatchKMeans(n_clusters=size, random_state=seed, n_init=3, batch_size=4096).fit(vectors)
+            found = kmeans.cluster_centers_.astype(np.float32)
+            centroids.append(found / np.maximum(np.linalg.norm(found, axis=1, keepdims=True), 1e-8))
+            labels.append(kmeans.labels_)
+        return cls(
+            list(embeddings.words), np.stack(labels, axis=1).astype(np.int16), centroids,
+            embeddings.ngram_vectors, embeddings.min_n, embeddings.max_n,
+        )
+
+    def save(self, path: str | Path) -> None:
+        import io
+
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            words=np.array(self.words),
+            word_clusters=self.word_clusters,
+            ngram_vectors=self.ngram_vectors.astype(np.float16),
+            ngram_range=np.array([self.min_n, self.max_n]),
+            **{f"centroids_{i}": c.astype(np.float16) for i, c in enumerate(self.centroids)},
+        )
+        write_bytes_atomic(path, buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: str | Path) -> "WordClusters":
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: word cluster file not found (the model's features use clusters)")
+        with np.load(path, allow_pickle=False) as stored:
+            min_n, max_n = (int(x) for x in stored["ngram_range"])
+            count = sum(1 for name in stored.files if name.startswith("centroids_"))
+            centroids = [stored[f"centroids_{i}"].astype(np.float32) for i in range(count)]
+            return cls(
+                [str(word) for word in stored["words"]], stored["word_clusters"], centroids,
+                stored["ngram_vectors"], min_n, max_n,
+            )

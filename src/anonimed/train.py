@@ -20,6 +20,7 @@ from anonimed.detect.crf import CrfSettings, train_crf
 from anonimed.detect.features import FeatureConfig, FeatureExtractor
 from anonimed.detect.window import WindowSettings, train_window
 from anonimed.document import Document
+from anonimed.embeddings import CLUSTERS_FILE, WordClusters, WordEmbeddings
 from anonimed.formats.brat import read_brat_dir
 from anonimed.formats.errors import FormatError
 from anonimed.detect.ensemble import Vote, VoteTuner
@@ -59,6 +60,8 @@ class TrainOptions:
     augment: int = 0
     layouts: bool = False  # augmented copies also change layout (capitals, no keys...): see augmented_copies
     gazetteer_dir: Path | None = None
+    embeddings: Path | None = None  # word vectors to cluster when ``features.clusters`` is on
+    cluster_sizes: tuple[int, ...] = (64, 256, 1024)
 
 
 def training_documents(train_dirs: Sequence[str | Path], options: TrainOptions) -> tuple[list[Document], int]:
@@ -94,8 +97,8 @@ def train_model(
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
     hints = pattern_detector() if options.features.hints else None
-    extractor = FeatureExtractor(options.features)
     started = time.perf_counter()
+    extractor = FeatureExtractor(options.features, _fit_clusters(options, out_dir))
     if options.kind == "crf":
         train_crf(documents, out_dir / info.model_file, extractor, options.crf, hints)
     else:
@@ -108,6 +111,7 @@ def train_model(
         "augment": options.augment,
         "layouts": options.layouts,
         "seed": options.seed,
+        "embeddings": str(options.embeddings) if options.features.clusters else None,
         "seconds": round(seconds, 1),
         "anonimed_version": __version__,
     }
@@ -274,6 +278,19 @@ def score_on(info: ModelInfo, model_dir: Path, dev_dir: str | Path) -> dict[str,
         scores["tokens_per_second"],
     )
     return scores
+
+
+def _fit_clusters(options: TrainOptions, out_dir: Path) -> WordClusters | None:
+    """The word clusters the features use, fitted on ``options.embeddings`` and saved beside the model."""
+    if not options.features.clusters:
+        return None
+    if options.embeddings is None:
+        raise ValueError("features with word clusters need word vectors: give the embeddings ('anonimed embed')")
+    clusters = WordClusters.fit(WordEmbeddings.load(options.embeddings), options.cluster_sizes, options.seed)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    clusters.save(out_dir / CLUSTERS_FILE)
+    log.info("word clusters of sizes %s fitted on %s", clusters.sizes, options.embeddings)
+    return clusters
 
 
 def _read_annotated(directory: str | Path) -> list[Document]:

@@ -39,8 +39,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--gazetteers", metavar="DIR", help="folder of the gazetteers for --augment (default: found above --train)"
     )
     parser.add_argument("--no-patterns", action="store_true", help="crf, window: no pattern hints, no pattern spans merged")
+    parser.add_argument(
+        "--embeddings", metavar="FILE",
+        help="word vectors from 'anonimed embed': the neural tagger's input (required); crf, window: their k-means "
+        "clusters become features",
+    )
     neural = parser.add_argument_group("neural tagger")
-    neural.add_argument("--embeddings", metavar="FILE", help="word vectors from 'anonimed embed' (required)")
     neural.add_argument("--preset", default="dismed", help="default, neuroner, nlnde or dismed (default: dismed)")
     neural.add_argument("--options", metavar="JSON", help='config changes, e.g. \'{"max_epochs": 10}\'')
     ensemble = parser.add_argument_group("ensemble")
@@ -85,8 +89,9 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.model == "neural":
         return _train_neural(arguments, options)
     options.kind = arguments.model
+    options.features = FeatureConfig(hints=not arguments.no_patterns, clusters=bool(arguments.embeddings))
+    options.embeddings = Path(arguments.embeddings) if arguments.embeddings else None
     if arguments.no_patterns:
-        options.features = FeatureConfig(hints=False)
         options.resolver = None
     info = train_model(arguments.train, arguments.out, arguments.dev, options)
     print(f"model written to {arguments.out} ({info.training['seconds']:.0f} s of training)")

@@ -2,10 +2,11 @@
 
 A token's own features describe its form (word, affixes, shape), its lexicon memberships (Spanish word frequency,
 the given-name and surname lists of Faker's ``es_ES`` provider), its layout (header key of its line, place in the
-line and in the note, spacing around it, runs of capitalised words) and what the pattern recognizers say about it
-(``hints``: their spans as BIOES positions).  A window of neighbours' features is then added, prefixed by their
-offset (``-1:w=de``).  The lexicons come from installed packages and are looked up at run time, so a model file
-never carries a copy of them.
+line and in the note, spacing around it, runs of capitalised words), what the pattern recognizers say about it
+(``hints``: their spans as BIOES positions) and, optionally, which k-means clusters of our word vectors it falls in.
+A window of neighbours' features is then added, prefixed by their offset (``-1:w=de``).  The lexicons come from
+installed packages and are looked up at run time, so a model file never carries a copy of them; the clusters are a
+file of the model folder.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
+from anonimed.embeddings import WordClusters
 from anonimed.text.tagging import Scheme, repair, spans_to_tags, tags_to_spans
 from anonimed.text.tokenize import Token, tokenize
 
@@ -36,6 +38,7 @@ class FeatureConfig:
     name_lists: bool = True
     hints: bool = True
     layout: bool = True
+    clusters: bool = False  # k-means clusters of our word vectors (a WordClusters file beside the model)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,8 +99,11 @@ def _word_features(word: str) -> tuple[str, ...]:
 class FeatureExtractor:
     """Feature strings for each token of a text under a :class:`FeatureConfig`."""
 
-    def __init__(self, config: FeatureConfig = FeatureConfig()) -> None:
+    def __init__(self, config: FeatureConfig = FeatureConfig(), clusters: WordClusters | None = None) -> None:
+        if config.clusters and clusters is None:
+            raise ValueError("these features use word clusters, but none were given")
         self.config = config
+        self._clusters = clusters if config.clusters else None
         self._given, self._surnames = _name_lists() if config.name_lists else (frozenset(), frozenset())
         self._offsets = [offset for offset in range(-config.window, config.window + 1) if offset != 0]
         self._padding = {offset: f"{offset:+d}:PAD" for offset in self._offsets}
@@ -116,6 +122,8 @@ class FeatureExtractor:
                 features.append("GN")
             if lower in self._surnames:
                 features.append("SN")
+        if self._clusters is not None:
+            features += [f"c{size}={cluster}" for size, cluster in zip(self._clusters.sizes, self._clusters.clusters(word))]
         return features
 
     def _lexical_features(self, word: str) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:

@@ -22,6 +22,7 @@ from anonimed.detect.features import FeatureExtractor
 from anonimed.detect.resolver import ResolvedDetector, Resolver
 from anonimed.detect.window import WindowDetector
 from anonimed.document import Document, Span
+from anonimed.embeddings import CLUSTERS_FILE, WordClusters
 from anonimed.models.ensemble import KIND as ENSEMBLE
 from anonimed.models.ensemble import folder_kind, load_ensemble
 from anonimed.models.folder import ModelInfo, read_model_info
@@ -92,7 +93,8 @@ def build_detector(info: ModelInfo, model_file: Path, patterns: Detector | None 
     ``patterns`` are recognizers that remember their last answer (shared with others that run on the same notes);
     by default the detector gets its own.
     """
-    extractor = FeatureExtractor(info.features)
+    clusters = WordClusters.load(model_file.parent / CLUSTERS_FILE) if info.features.clusters else None
+    extractor = FeatureExtractor(info.features, clusters)
     hints = None
     if info.features.hints or info.resolver is not None:
         hints = patterns if patterns is not None else shared_pattern_detector()
