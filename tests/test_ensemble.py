@@ -16,7 +16,7 @@ from anonimed.formats.brat import read_brat_dir, write_brat
 from anonimed.formats.errors import FormatError
 from anonimed.models import load_detector
 from anonimed.text.tokenize import tokenize
-from anonimed.train import TrainOptions, train_ensemble_model, train_model
+from anonimed.train import TrainOptions, refit_ensemble_model, train_ensemble_model, train_model
 
 TEXT = "Nombre: Juan Pérez García. Vive en Madrid."
 NAME = "NOMBRE_SUJETO_ASISTENCIA"
@@ -123,3 +123,30 @@ def test_train_ensemble_writes_a_folder_that_loads_with_either_vote(meddocan: Pa
         load_detector(str(tmp_path / "ensemble"), vote="loud")
     with pytest.raises(ValueError, match="no vote settings"):
         load_detector(str(tmp_path / "crf"), vote="recall")
+
+
+def test_an_ensemble_refit_on_new_members_votes_as_the_tuned_one(meddocan: Path, tmp_path: Path) -> None:
+    from anonimed.cli import main
+
+    documents = read_brat_dir(meddocan / "train" / "brat")[:8]
+    for document in documents[:6]:
+        write_brat(document, tmp_path / "train")
+    for document in documents[6:]:
+        write_brat(document, tmp_path / "dev")
+    options = TrainOptions(features=FeatureConfig(word_frequency=False), crf=CrfSettings(max_iterations=20))
+    train_model([tmp_path / "train"], tmp_path / "crf", None, options)
+    train_ensemble_model({"crf": tmp_path / "crf", "patterns": None}, tmp_path / "tuned", tmp_path / "dev", (0.5,), (0.3,))
+    train_model([tmp_path / "train", tmp_path / "dev"], tmp_path / "crf-all", None, options)
+    members = ["--members", f"crf={tmp_path / 'crf-all'}", "patterns"]
+    assert main(["train", "--model", "ensemble", *members, "--votes-from", str(tmp_path / "tuned"), "--out", str(tmp_path / "refit")]) == 0
+    tuned, refit = (json.loads((tmp_path / name / "model.json").read_text()) for name in ("tuned", "refit"))
+    assert refit["votes"] == tuned["votes"] and refit["propagate"] == tuned["propagate"]
+    assert refit["tuned_model"]["dev_scores"] == tuned["dev_scores"] and "dev_scores" not in refit
+    assert json.loads((tmp_path / "refit" / "crf" / "model.json").read_text())["training"]["documents"] == 8
+    spans = load_detector(str(tmp_path / "refit"), vote="recall").detect(Document("x", documents[7].text))
+    assert spans and all(0 <= s.start < s.end <= len(documents[7].text) for s in spans)
+    with pytest.raises(FormatError, match="not for crf, neural"):
+        refit_ensemble_model({"crf": tmp_path / "crf-all", "neural": tmp_path / "crf"}, tmp_path / "x", tmp_path / "tuned")
+    with pytest.raises(FormatError, match="not an ensemble"):
+        refit_ensemble_model({"crf": tmp_path / "crf-all"}, tmp_path / "x", tmp_path / "crf")
+    assert not (tmp_path / "x").exists()

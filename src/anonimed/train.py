@@ -26,8 +26,9 @@ from anonimed.formats.errors import FormatError
 from anonimed.detect.ensemble import Vote, VoteTuner
 from anonimed.models import build_detector, load_member, pattern_detector, shared_pattern_detector
 from anonimed.models.augment import Gazetteers, augmented_copies
+from anonimed.models.ensemble import KIND as ENSEMBLE_KIND
 from anonimed.models.ensemble import write_ensemble
-from anonimed.models.folder import Kind, ModelInfo, write_model_info
+from anonimed.models.folder import Kind, ModelInfo, read_manifest, write_model_info
 from anonimed.stress import stress
 from anonimed.text.tokenize import tokenize
 
@@ -218,6 +219,42 @@ def train_ensemble_model(
         settings, "balanced", about,
     )
     return about["dev_scores"] | {"votes": {"balanced": balanced.to_dict(), "recall": recall.to_dict()}}
+
+
+def refit_ensemble_model(
+    member_folders: Mapping[str, str | Path | None], out_dir: str | Path, votes_from: str | Path
+) -> dict[str, Any]:
+    """Write an ensemble of ``member_folders`` that votes as the tuned ensemble ``votes_from`` does: no tuning.
+
+    The last step of a release build: once members are retrained with the same settings on more data (dev included),
+    dev can no longer tune their vote, so they take the vote tuned for their predecessors.  The members must have the
+    names of ``votes_from``'s members; its figures are kept in ``tuned_model`` (they are not the new model's).
+    Returns the votes.
+    """
+
+    def tuned(manifest: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, Vote]]:
+        if manifest.get("kind") != ENSEMBLE_KIND:
+            raise FormatError(path, f"is a {manifest.get('kind')!r} model, not an ensemble: it has no vote to take")
+        names = [member["name"] for member in manifest["members"]]
+        if sorted(names) != sorted(member_folders):
+            raise FormatError(path, f"votes for members {', '.join(names)}, not for {', '.join(member_folders)}")
+        return manifest, {key: Vote.from_dict(values) for key, values in manifest["votes"].items()}
+
+    manifest, votes = read_manifest(votes_from, tuned)
+    about = {
+        "training": {
+            "votes_from": str(Path(votes_from)),
+            "members": {name: str(folder) if folder else "built-in" for name, folder in member_folders.items()},
+            "anonimed_version": __version__,
+        },
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "tuned_model": {key: manifest[key] for key in ("training", "dev_scores") if key in manifest},
+    }
+    write_ensemble(
+        out_dir, {name: Path(folder) if folder else None for name, folder in member_folders.items()},
+        votes, manifest["default_vote"], about, manifest.get("propagate", False),
+    )
+    return {key: vote.to_dict() for key, vote in votes.items()}
 
 
 def _tune_label_thresholds(

@@ -61,6 +61,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="vote thresholds tried, as shares of the total weight (default: 0.1 to 0.8 by 0.1)",
     )
     ensemble.add_argument(
+        "--votes-from", metavar="DIR",
+        help="take the votes of this tuned ensemble instead of tuning (members retrained on more data, dev included)",
+    )
+    ensemble.add_argument(
         "--stress-sets", nargs="+", default=[], metavar="SET",
         help="tune on dev and on these stress versions of it (upper, lower, one_line, no_keys, other_keys, radiology)",
     )
@@ -118,16 +122,23 @@ def _train_neural(arguments: argparse.Namespace, options: "TrainOptions") -> int
 
 def _train_ensemble(arguments: argparse.Namespace) -> int:
     from anonimed.models.ensemble import PATTERNS
-    from anonimed.train import train_ensemble_model
+    from anonimed.train import refit_ensemble_model, train_ensemble_model
 
-    if not arguments.dev or not arguments.members:
-        raise ValueError("--model ensemble needs --members NAME=DIR ... and --dev DIR (the vote is tuned there)")
+    if not arguments.members or not (arguments.dev or arguments.votes_from):
+        raise ValueError(
+            "--model ensemble needs --members NAME=DIR ... and --dev DIR (the vote is tuned there) or --votes-from DIR"
+        )
     members: dict[str, str | None] = {}
     for member in arguments.members:
         name, _, folder = member.partition("=")
         if not name or (not folder and name != PATTERNS) or name in members:
             raise ValueError(f"--members {member!r}: give NAME=DIR (distinct names) or the bare name '{PATTERNS}'")
         members[name] = folder or None
+    if arguments.votes_from:
+        votes = refit_ensemble_model(members, arguments.out, arguments.votes_from)
+        print(f"ensemble written to {arguments.out}, voting as {arguments.votes_from}")
+        print(json.dumps(votes, indent=1))
+        return 0
     result = train_ensemble_model(
         members, arguments.out, arguments.dev, arguments.weights, arguments.thresholds, arguments.stress_sets,
         [kind == "soft" for kind in arguments.vote_kinds],
