@@ -8,7 +8,9 @@ detector and adds a span, with the same type, at every other occurrence of
 - each word of a detected name (patients, staff, relatives) that is rare in Spanish (``wordfreq`` Zipf frequency
   under 3.5: ``Galindo`` yes, ``Rosa`` or ``Blanco`` no) and has 4 letters or more,
 
-matched on word boundaries, ignoring case, where no detected span already lies.  Added spans score a little below
+matched on word boundaries, ignoring case, where no detected span already lies; and each other word of 4 letters or
+more of a detected name, where it follows a title and starts with a capital (``el Sr. Rivera``, ``DR. BLANCO``):
+frequent words are names there too.  Added spans score a little below
 the span they copy and name the wrapped detector as their source.
 """
 
@@ -28,6 +30,7 @@ MIN_CHARACTERS = 4
 MAX_NAME_WORD_ZIPF = 3.5
 SCORE_FACTOR = 0.9
 _WORD = re.compile(r"[^\W\d_]{4,}")
+_TITLE = r"(?i:\b(?:sr|sra|srta|dr|dra|dña|don|doña)\b\.?[ \t]+)"
 
 
 @lru_cache(maxsize=100_000)
@@ -51,30 +54,43 @@ class Propagator:
 
 def propagated(text: str, spans: list[Span]) -> list[Span]:
     """The new spans: other occurrences of the spans' texts and of their rare name words, where no span lies."""
-    wanted: dict[str, Span] = {}  # lower-cased text to find, and the span it copies (the best-scoring one)
+    wanted: dict[str, Span] = {}  # lower-cased text to find anywhere, and the span it copies (the best-scoring one)
+    titled: dict[str, Span] = {}  # lower-cased name words to find after a title only
     for span in spans:
         candidates = [text[span.start : span.end].strip()]
         if span.label in NAME_TYPES:
-            candidates += [w for w in _WORD.findall(text[span.start : span.end]) if _rare(w)]
+            for word in _WORD.findall(text[span.start : span.end]):
+                if _rare(word):
+                    candidates.append(word)
+                else:
+                    _keep_best(titled, word.lower(), span)
         for candidate in candidates:
-            key = candidate.lower()
-            if len(key) >= MIN_CHARACTERS and (key not in wanted or span.score > wanted[key].score):
-                wanted[key] = span
-    if not wanted:
-        return []
+            if len(candidate) >= MIN_CHARACTERS:
+                _keep_best(wanted, candidate.lower(), span)
     taken = sorted((s.start, s.end) for s in spans)
     starts = [start for start, _ in taken]
     reach = list(itertools.accumulate((end for _, end in taken), max))  # furthest end among the first i spans
-    pattern = re.compile(
-        r"(?<!\w)(" + "|".join(re.escape(k) for k in sorted(wanted, key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE
-    )
     added: list[Span] = []
-    for match in pattern.finditer(text):  # matches never overlap one another
-        start, end = match.span()
-        before = bisect.bisect_left(starts, end)  # the spans that start before this match ends
-        if before and reach[before - 1] > start:
+    for keys, before in ((wanted, ""), (titled, _TITLE)):
+        if not keys:
             continue
-        # A case-insensitive match whose lower case differs from every key (rare letters) still gets masked.
-        source = wanted.get(match.group().lower()) or max(wanted.values(), key=lambda span: span.score)
-        added.append(replace(source, start=start, end=end, score=source.score * SCORE_FACTOR))
+        pattern = re.compile(
+            before + r"(?<!\w)(?P<key>" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)) + r")(?!\w)",
+            re.IGNORECASE,
+        )
+        for match in pattern.finditer(text):  # matches never overlap one another
+            start, end = match.span("key")
+            if before and not match.group("key")[0].isupper():
+                continue
+            preceding = bisect.bisect_left(starts, end)  # the spans that start before this match ends
+            if preceding and reach[preceding - 1] > start or any(s.start < end and start < s.end for s in added):
+                continue
+            # A case-insensitive match whose lower case differs from every key (rare letters) still gets masked.
+            source = keys.get(match.group("key").lower()) or max(keys.values(), key=lambda span: span.score)
+            added.append(replace(source, start=start, end=end, score=source.score * SCORE_FACTOR))
     return added
+
+
+def _keep_best(keys: dict[str, Span], key: str, span: Span) -> None:
+    if key not in keys or span.score > keys[key].score:
+        keys[key] = span
