@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from anonimed import __version__
+from anonimed.detect.boundaries import TidyBoundaries
 from anonimed.detect.crf import CrfSettings, train_crf
 from anonimed.detect.features import FeatureConfig, FeatureExtractor
 from anonimed.detect.window import WindowSettings, train_window
@@ -300,7 +301,7 @@ def score_on(info: ModelInfo, model_dir: Path, dev_dir: str | Path) -> dict[str,
     """MEDDOCAN scores of the model folder's detector on the annotated folder ``dev_dir``, and its speed."""
     from anonimed.evaluate import score
 
-    detector = build_detector(info, model_dir / info.model_file)
+    detector = TidyBoundaries(build_detector(info, model_dir / info.model_file))  # as load_detector gives it
     gold = _read_annotated(dev_dir)
     started = time.perf_counter()
     predictions = {document.id: detector.detect(document) for document in gold}

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from anonimed.detect.base import Detector
+from anonimed.detect.boundaries import tidy
 from anonimed.detect.propagate import propagated
 from anonimed.document import Document, Span
 from anonimed.text.tagging import OUTSIDE, spans_to_tags, tags_to_spans
@@ -150,11 +151,13 @@ class VoteTuner:
     def predictions(
         self, vote: Vote, document_ids: Collection[str] | None = None, propagate: bool = False
     ) -> dict[str, list[Span]]:
+        """What an ensemble folder with ``vote`` answers: the vote's spans, tidied (:mod:`anonimed.detect.boundaries`),
+        and with ``propagate`` their other mentions."""
         result = {}
         for document, (document_id, tokens, members) in zip(self.gold, self._prepared):
             if document_ids is None or document_id in document_ids:
                 voters = {n: m for n, m in members.items() if vote.weights.get(n, 0.0) > 0}
-                spans = vote_tags(tokens, voters, vote, "ensemble")
+                spans = tidy(document.text, vote_tags(tokens, voters, vote, "ensemble"))
                 result[document_id] = sorted(spans + propagated(document.text, spans)) if propagate else spans
         return result
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from anonimed.detect.base import Detector
+from anonimed.detect.boundaries import TidyBoundaries
 from anonimed.detect.composed import ComposedText
 from anonimed.detect.crf import CrfDetector
 from anonimed.detect.features import FeatureExtractor
@@ -65,20 +66,27 @@ def load_model_dir(directory: str | Path, vote: str | None = None) -> Detector:
     kind = folder_kind(directory)
     if vote is not None and kind != ENSEMBLE:
         raise ValueError(f"{directory}: a {kind} model has no vote settings (only ensembles do), got vote={vote!r}")
-    if kind == NEURAL:
-        from anonimed.detect.neural import load_neural
-
-        return load_neural(directory)
-    if kind == ENSEMBLE:
+    if kind == ENSEMBLE:  # its vote's spans get the boundary rules before propagation
         shared = shared_pattern_detector()
         return load_ensemble(directory, lambda folder, name: load_member(folder, name, shared), shared, vote)
+    if kind == NEURAL:
+        return TidyBoundaries(_load_neural(directory))
     info = read_model_info(directory)
-    return build_detector(info, directory / info.model_file)
+    return TidyBoundaries(build_detector(info, directory / info.model_file))
+
+
+def _load_neural(directory: Path) -> Detector:
+    from anonimed.detect.neural import load_neural
+
+    return load_neural(directory)
 
 
 def load_member(folder: Path, name: str, patterns: Detector) -> Detector:
     """An ensemble member: the tagger alone (the patterns vote on their own), answering under ``name``."""
-    if folder_kind(folder) in (NEURAL, ENSEMBLE):
+    kind = folder_kind(folder)
+    if kind == NEURAL:
+        detector = _load_neural(folder)
+    elif kind == ENSEMBLE:
         detector = load_model_dir(folder)
     else:
         info = read_model_info(folder)

@@ -1,0 +1,132 @@
+"""Boundary rules applied to the spans of every shipped kind of model (anonimed.detect.boundaries)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from anonimed.detect.boundaries import TidyBoundaries, tidy
+from anonimed.document import Document, Span
+
+
+def span(text: str, part: str, label: str, occurrence: int = 0) -> Span:
+    start = -1
+    for _ in range(occurrence + 1):
+        start = text.index(part, start + 1)
+    return Span(start, start + len(part), label, 0.8, "model")
+
+
+def texts(text: str, spans: list[Span]) -> list[tuple[str, str]]:
+    return [(s.label, text[s.start : s.end]) for s in spans]
+
+
+def test_trailing_punctuation_and_function_words_are_left_out():
+    text = "Benito Juárez, Ciudad de México, México. Hospital Universitario Fundación Santafé de Bogotá."
+    spans = [span(text, "Ciudad de México,", "TERRITORIO"), span(text, "Hospital Universitario Fundación Santafé de", "HOSPITAL")]
+    assert texts(text, tidy(text, spans)) == [
+        ("TERRITORIO", "Ciudad de México"),
+        ("HOSPITAL", "Hospital Universitario Fundación Santafé"),
+    ]
+
+
+def test_a_door_letter_is_not_a_function_word():
+    text = "Domicilio: Calle Almonte, 28, 3 E.\n"
+    spans = [span(text, "Calle Almonte, 28, 3 E", "CALLE")]
+    assert tidy(text, spans) == spans
+
+
+def test_titles_leave_names_but_not_other_types():
+    text = "Remitido por: Doctora Marta García. Hospital Dr. Negrín. Médico: Dr. Luis Ros."
+    spans = [
+        span(text, "Doctora Marta García", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "Hospital Dr. Negrín", "HOSPITAL"),
+        span(text, "Dr. Luis Ros", "NOMBRE_PERSONAL_SANITARIO"),
+    ]
+    assert texts(text, tidy(text, spans)) == [
+        ("NOMBRE_PERSONAL_SANITARIO", "Marta García"),
+        ("HOSPITAL", "Hospital Dr. Negrín"),
+        ("NOMBRE_PERSONAL_SANITARIO", "Luis Ros"),
+    ]
+
+
+def test_a_title_alone_is_kept_rather_than_emptied():
+    text = "Vino el Doctor ayer."
+    spans = [span(text, "Doctor", "NOMBRE_PERSONAL_SANITARIO")]
+    assert tidy(text, spans) == spans
+
+
+def test_a_street_takes_the_street_type_before_it():
+    text = "Universidad de Málaga Boulevard Louis Pasteur, 32. 29071 Málaga."
+    spans = [span(text, "Louis Pasteur, 32", "CALLE"), span(text, "Málaga", "TERRITORIO", 1)]
+    assert texts(text, tidy(text, spans)) == [("CALLE", "Boulevard Louis Pasteur, 32"), ("TERRITORIO", "Málaga")]
+
+
+def test_the_street_type_is_taken_from_the_end_of_another_span():
+    text = "Dr. Álvaro Bernal Hospital Miguel Servet Pso. Isabel La Católica, s/n. 50009 Zaragoza"
+    spans = [span(text, "Hospital Miguel Servet Pso", "HOSPITAL"), span(text, "Isabel La Católica, s/n", "CALLE")]
+    assert texts(text, tidy(text, spans)) == [
+        ("HOSPITAL", "Hospital Miguel Servet"),
+        ("CALLE", "Pso. Isabel La Católica, s/n"),
+    ]
+
+
+def test_a_street_split_in_two_is_joined_but_neighbouring_places_are_not():
+    text = "Dra. Isabel Dapena C/. Camino Sur, 18 28109 Madrid España"
+    spans = [
+        span(text, "C/.", "CALLE"),
+        span(text, "Camino Sur, 18", "CALLE"),
+        span(text, "28109", "TERRITORIO"),
+        span(text, "Madrid", "TERRITORIO"),
+    ]
+    assert texts(text, tidy(text, spans)) == [
+        ("CALLE", "C/. Camino Sur, 18"),
+        ("TERRITORIO", "28109"),
+        ("TERRITORIO", "Madrid"),
+    ]
+
+
+def test_durations_are_not_ages():
+    text = "Mujer de 54 años. TBC renal hace más de 20 años, tras 6 meses de tratamiento; dolor de 3 años de evolución."
+    spans = [
+        span(text, "54 años", "EDAD_SUJETO_ASISTENCIA"),
+        span(text, "20 años", "EDAD_SUJETO_ASISTENCIA"),
+        span(text, "6 meses", "EDAD_SUJETO_ASISTENCIA"),
+        span(text, "3 años", "EDAD_SUJETO_ASISTENCIA"),
+    ]
+    assert texts(text, tidy(text, spans)) == [("EDAD_SUJETO_ASISTENCIA", "54 años")]
+
+
+def test_the_family_doctor_is_not_a_relative():
+    text = "Su médico de familia solicitó analítica; la familia de la paciente refiere fiebre."
+    spans = [span(text, "familia", "FAMILIARES_SUJETO_ASISTENCIA"), span(text, "familia", "FAMILIARES_SUJETO_ASISTENCIA", 1)]
+    assert tidy(text, spans) == spans[1:]
+
+
+def test_the_wrapper_keeps_the_detector_name():
+    class Fixed:
+        name = "fixed"
+
+        def detect(self, document: Document) -> list[Span]:
+            return [Span(0, 7, "TERRITORIO", 0.9, "fixed")]
+
+    detector = TidyBoundaries(Fixed())
+    assert detector.name == "fixed"
+    assert detector.detect(Document("d", "Madrid, España")) == [Span(0, 6, "TERRITORIO", 0.9, "fixed")]
+
+
+LABELS = st.sampled_from(["CALLE", "TERRITORIO", "HOSPITAL", "NOMBRE_PERSONAL_SANITARIO"])
+TEXT = st.text(alphabet=st.sampled_from(list("ab CDr./,:;de ló")), min_size=1, max_size=60)
+
+
+@given(TEXT, st.lists(st.tuples(st.integers(0, 59), st.integers(1, 20), LABELS), max_size=6))
+def test_tidy_spans_stay_inside_the_text_and_only_streets_grow(text, raw):
+    spans = sorted({Span(a, min(a + n, len(text)), label) for a, n, label in raw if a < len(text)})
+    tidied = tidy(text, spans)
+    for s in tidied:
+        assert 0 <= s.start < s.end <= len(text)
+        assert text[s.end - 1] not in " ,;:"
+    flagged = {i for s in spans for i in range(s.start, s.end)}
+    # Only streets grow: by the street type before them, or the spaces between two halves of one.
+    added = {i for s in tidied for i in range(s.start, s.end)} - flagged
+    for i in added:
+        assert any(s.label == "CALLE" and s.start <= i < s.end for s in tidied)
