@@ -30,7 +30,8 @@ from anonimed.document import Document, Span
 
 STREET = "CALLE"
 NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"})
-_TRAILING = re.compile(r"(?:[\s,;:]+|\s+(?:de|del|la|las|los|el|y|en)\b)+$", re.IGNORECASE)
+_TRAILING_MARKS = ",;:"
+_TRAILING_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "en"})
 _TITLE = re.compile(r"(?:dr|dra|doctor|doctora|sr|sra|srta|dña|don|doña)\.?\s+", re.IGNORECASE)
 _STREET_TYPE = re.compile(
     r"(?<!\w)(?:C/\.?|Calle|Avenida|Avda\.?|Av\.?|Paseo|Pso\.?|Plaza|Pza\.?|Boulevard|Bulevar|Carretera|Ctra\.?"
@@ -81,10 +82,7 @@ def _never_phi(text: str, span: Span) -> bool:
 
 
 def _trimmed(text: str, span: Span) -> Span | None:
-    start, end = span.start, span.end
-    trailing = _TRAILING.search(text, start, end)
-    if trailing:
-        end = trailing.start()
+    start, end = span.start, _end_without_trailing(text, span.start, span.end)
     if span.label in NAME_TYPES:
         title = _TITLE.match(text, start, end)
         if title and title.end() < end:
@@ -92,6 +90,19 @@ def _trimmed(text: str, span: Span) -> Span | None:
     if end <= start:
         return None
     return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
+
+
+def _end_without_trailing(text: str, start: int, end: int) -> int:
+    # A scan, not one regular expression: nested repetition backtracks exponentially on long runs of spaces.
+    while True:
+        while end > start and (text[end - 1].isspace() or text[end - 1] in _TRAILING_MARKS):
+            end -= 1
+        word_start = end
+        while word_start > start and not text[word_start - 1].isspace():
+            word_start -= 1
+        if word_start == start or text[word_start:end].lower() not in _TRAILING_WORDS:
+            return end
+        end = word_start
 
 
 def _take_street_types(text: str, spans: list[Span]) -> list[Span]:
