@@ -4,7 +4,7 @@
 model folder inside this one, or ``{"name": PATTERNS}`` for the built-in pattern recognizers), ``votes`` (named
 :class:`~anonimed.detect.ensemble.Vote` settings, e.g. ``balanced`` and ``recall``), ``default_vote``,
 ``propagate`` (whether the other mentions of what the vote found are added: :mod:`anonimed.detect.propagate`), and
-how it was made (``training``, ``dev_scores``).
+how it was made (``training``, ``dev_scores``; a release refit keeps the tuned ensemble's under ``tuned_model``).
 """
 
 from __future__ import annotations
