@@ -12,7 +12,7 @@ Targets (each gets ``--examples`` inputs, half random and half mutations of the 
   leaves no output, and no character of any span may survive.
 
 A hang is an example that runs longer than ``--timeout`` seconds (SIGALRM).  The detector is the pattern detector,
-or the model given with ``--model``.  Prints one line per target and writes benchmarks/results/fuzz.json.
+or the model given with ``--model``.  Prints one line per target and writes benchmarks/results/fuzz.json (or ``--out``).
 """
 
 from __future__ import annotations
@@ -237,6 +237,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds before an example counts as a hang")
     parser.add_argument("--model", help="a model for deidentify (default: the pattern detector)")
     parser.add_argument("--only", nargs="+", choices=("tokenize", "readers", "deidentify", "transform"))
+    parser.add_argument("--out", type=Path, default=RESULTS / "fuzz.json", help="the JSON report to write")
     arguments = parser.parse_args()
     if arguments.model:
         from anonimed.models import load_detector
@@ -251,7 +252,7 @@ def main() -> int:
         if arguments.only and name not in arguments.only:
             continue
         results.append(run_target(name, strategy, check, arguments.examples, arguments.timeout))
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    arguments.out.parent.mkdir(parents=True, exist_ok=True)
     report = {
         "date": date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared), python {platform.python_version()}",
@@ -260,7 +261,7 @@ def main() -> int:
         "timeout_seconds": arguments.timeout,
         "targets": results,
     }
-    (RESULTS / "fuzz.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    arguments.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 1 if any(r["failures"] for r in results) else 0
 
 
