@@ -29,6 +29,12 @@ def test_trailing_punctuation_and_function_words_are_left_out():
     ]
 
 
+def test_a_span_starts_with_a_letter_or_a_digit_and_ends_in_no_opening_mark():
+    text = "FDO.: DRA. CARMEN ALFARO ROJO. NºCOL.: 02 02 18330. Fax: +34 945007359 (oficina)."
+    spans = [span(text, ". NºCOL.", "CALLE"), span(text, "+34 945007359 (", "NUMERO_FAX")]
+    assert texts(text, tidy(text, spans)) == [("CALLE", "NºCOL."), ("NUMERO_FAX", "34 945007359")]
+
+
 def test_a_door_letter_is_not_a_function_word():
     text = "Domicilio: Calle Almonte, 28, 3 E.\n"
     spans = [span(text, "Calle Almonte, 28, 3 E", "CALLE")]
