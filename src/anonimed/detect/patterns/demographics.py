@@ -28,11 +28,12 @@ _AMOUNT = rf"(?:\d{{1,3}}|{NUMBER_WORD})"
 AGE = rf"{_AMOUNT}[ \t]{{1,2}}{_UNIT}\b(?:[ \t]+y[ \t]+(?:medio|{_AMOUNT}[ \t]+{_UNIT}\b))?"
 _AGE_YEARS = rf"{_AMOUNT}[ \t]{{1,2}}(?:años|anys)\b"
 # Nouns whose ``de N años`` is the patient's age; up to three words may come between (``Paciente masculino negro``).
-_SUBJECT = (
+# The Catalan ones too (``home de 57 anys``).
+SUBJECT = (
     r"var[oó]n|mujer|hombre|paciente|enferm[oa]|ni[ñn][oa]|chic[oa]|lactante|beb[eé]|reci[eé]n[ \t]+nacid[oa]|"
-    r"adolescente|joven|ancian[oa]|señora?|femenina|masculino|individuo|sujeto"
+    r"adolescente|joven|ancian[oa]|señora?|femenina|masculino|individuo|sujeto|home|dona|pacient|nen|nena"
 )
-_SUBJECT_GAP = r"(?:[ \t]+[\wáéíóúñ]+){0,3}?,?"
+SUBJECT_GAP = r"(?:[ \t]+[\wáéíóúñ]+){0,3}?,?"
 # ``3 años de evolución`` is how long something lasted, not how old someone is.
 _NOT_A_DURATION = (
     r"(?![ \t]+(?:de[ \t]+(?:evoluci|duraci|seguimiento|tratamiento|antig|diagn|enfermedad|residencia|haber|la\b|el\b)"
@@ -58,7 +59,7 @@ RECOGNIZERS = (
     Recognizer(
         "age_of_subject",
         "EDAD_SUJETO_ASISTENCIA",
-        re.compile(rf"(?i:\b(?:{_SUBJECT}){_SUBJECT_GAP}[ \t]+de[ \t]+)(?P<value>(?i:{AGE})){_NOT_A_DURATION}"),
+        re.compile(rf"(?i:\b(?:{SUBJECT}){SUBJECT_GAP}[ \t]+de[ \t]+)(?P<value>(?i:{AGE})){_NOT_A_DURATION}"),
         0.92,
         triggers=_UNIT_TRIGGERS,
     ),
@@ -113,7 +114,7 @@ RECOGNIZERS = (
     Recognizer(
         "sex_of_subject",
         "SEXO_SUJETO_ASISTENCIA",
-        re.compile(rf"(?i:\b(?:{_SEX_WORD})\b)(?=(?i:{_SUBJECT_GAP}[ \t]+de[ \t]+{AGE}))"),
+        re.compile(rf"(?i:\b(?:{_SEX_WORD})\b)(?=(?i:{SUBJECT_GAP}[ \t]+de[ \t]+{AGE}))"),
         0.85,
         triggers=_UNIT_TRIGGERS,
     ),

@@ -6,7 +6,7 @@ import bisect
 import re
 from typing import Iterable, Iterator
 
-from anonimed.detect.patterns import contact, dates, demographics, identifiers
+from anonimed.detect.patterns import contact, dates, demographics, identifiers, occupations
 from anonimed.detect.patterns.recognizer import DIGITS, SOURCE, Recognizer
 from anonimed.document import Document, Span
 
@@ -15,6 +15,7 @@ RECOGNIZERS: tuple[Recognizer, ...] = (
     *identifiers.RECOGNIZERS,
     *dates.RECOGNIZERS,
     *demographics.RECOGNIZERS,
+    *occupations.RECOGNIZERS,
 )
 _DIGIT = re.compile(r"[0-9]")
 _BY_NAME = {r.name: r for r in RECOGNIZERS}
