@@ -30,9 +30,9 @@ def test_trailing_punctuation_and_function_words_are_left_out():
 
 
 def test_a_span_starts_with_a_letter_or_a_digit_and_ends_in_no_opening_mark():
-    text = "FDO.: DRA. CARMEN ALFARO ROJO. NºCOL.: 02 02 18330. Fax: +34 945007359 (oficina)."
-    spans = [span(text, ". NºCOL.", "CALLE"), span(text, "+34 945007359 (", "NUMERO_FAX")]
-    assert texts(text, tidy(text, spans)) == [("CALLE", "NºCOL."), ("NUMERO_FAX", "34 945007359")]
+    text = "Remitido por: Dra. Alfaro. Calle Mayor 3, Toledo. Fax: +34 945007359 (oficina)."
+    spans = [span(text, ". Calle Mayor 3", "CALLE"), span(text, "+34 945007359 (", "NUMERO_FAX")]
+    assert texts(text, tidy(text, spans)) == [("CALLE", "Calle Mayor 3"), ("NUMERO_FAX", "34 945007359")]
 
 
 def test_a_door_letter_is_not_a_function_word():
@@ -143,3 +143,17 @@ def test_long_runs_of_spaces_and_commas_are_trimmed_in_linear_time():
     text = "Madrid" + " ," * 50_000 + " de" * 1_000 + " " * 100_000 + "x"
     spans = [Span(0, len(text) - 1, "TERRITORIO"), Span(0, len(text), "CALLE")]
     assert texts(text, tidy(text, spans)) == [("TERRITORIO", "Madrid"), ("CALLE", text)]
+
+
+def test_a_header_key_before_its_colon_is_layout_not_phi():
+    text = "FDO.: DRA. CARMEN ALFARO ROJO. NºCOL.: 02 02 18330\nPaciente: Julián Ros. Tel: 91 000 00 00\n"
+    spans = [
+        span(text, "NºCOL.", "CALLE"),
+        span(text, "Paciente", "NOMBRE_SUJETO_ASISTENCIA"),
+        span(text, "Julián Ros", "NOMBRE_SUJETO_ASISTENCIA"),
+    ]
+    assert texts(text, tidy(text, spans)) == [("NOMBRE_SUJETO_ASISTENCIA", "Julián Ros")]
+    # A name before a colon is still a name.
+    text = "Correspondencia: José Ignacio Perales Martínez: jperales@example.com"
+    names = [span(text, "José Ignacio Perales Martínez", "NOMBRE_PERSONAL_SANITARIO")]
+    assert tidy(text, names) == names

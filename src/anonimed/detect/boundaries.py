@@ -14,8 +14,9 @@ Three rules, each backed by the annotated training notes (500 notes, 11,333 ment
   train has 2 gold pairs like that. Other types are left alone: places often stand side by side (``28036 Madrid``,
   ``Oviedo Asturias``: 313 pairs in train);
 - **contexts that are never PHI**: a duration is not an age (``hace más de 20 años``, ``tras 6 meses``, ``10 años de
-  evolución``: 183 such phrases in train and 0 annotated), and the family doctor is not a relative (``su médico de
-  familia``: never annotated, 10 times in train and dev).
+  evolución``: 183 such phrases in train and 0 annotated), the family doctor is not a relative (``su médico de
+  familia``: never annotated, 10 times in train and dev), and a header key before its colon is layout (``NºCOL.:``,
+  ``PACIENTE:``, flagged by a model in a note in capitals).
 
 On MEDDOCAN dev, with the default model's vote, the rules moved subtask-1 F1 from .9707 to .9731 (BENCHMARKS.md).
 """
@@ -28,6 +29,7 @@ from typing import Sequence
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
+from anonimed.stress import HEADER_KEYS, RADIOLOGY_KEYS
 
 STREET = "CALLE"
 NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"})
@@ -61,6 +63,14 @@ _NOT_PHI = (
     ),
 )
 _CONTEXT = 40  # characters read before a span for _NOT_PHI
+_HEADER_KEYS = frozenset(
+    key.rstrip(".").casefold()
+    for key in (
+        *HEADER_KEYS, *(variant for variants in HEADER_KEYS.values() for variant in variants),
+        *(part.strip() for keys in RADIOLOGY_KEYS.values() for part in keys.split("/")),
+    )
+)
+_COLON = re.compile(r"[ \t]*:")
 _SPACES = re.compile(r"[ \t]+")
 
 
@@ -72,6 +82,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def _never_phi(text: str, span: Span) -> bool:
+    if text[span.start : span.end].rstrip(".").casefold() in _HEADER_KEYS and _COLON.match(text, span.end):
+        return True
     for label, words, before, after in _NOT_PHI:
         if span.label != label or words is not None and not words.fullmatch(text, span.start, span.end):
             continue
