@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from anonimed import __version__
-from anonimed.detect.boundaries import TidyBoundaries
 from anonimed.detect.crf import CrfSettings, train_crf
 from anonimed.detect.features import FeatureConfig, FeatureExtractor
 from anonimed.detect.window import WindowSettings, train_window
@@ -25,7 +24,7 @@ from anonimed.embeddings import CLUSTERS_FILE, WordClusters, WordEmbeddings
 from anonimed.formats.brat import read_brat_dir
 from anonimed.formats.errors import FormatError
 from anonimed.detect.ensemble import Vote, VoteTuner
-from anonimed.models import build_detector, load_member, pattern_detector, shared_pattern_detector
+from anonimed.models import folder_detector, load_member, pattern_detector, shared_pattern_detector
 from anonimed.models.augment import Gazetteers, augmented_copies
 from anonimed.models.ensemble import KIND as ENSEMBLE_KIND
 from anonimed.models.ensemble import write_ensemble
@@ -301,7 +300,7 @@ def score_on(info: ModelInfo, model_dir: Path, dev_dir: str | Path) -> dict[str,
     """MEDDOCAN scores of the model folder's detector on the annotated folder ``dev_dir``, and its speed."""
     from anonimed.evaluate import score
 
-    detector = TidyBoundaries(build_detector(info, model_dir / info.model_file))  # as load_detector gives it
+    detector = folder_detector(info, model_dir / info.model_file)
     gold = _read_annotated(dev_dir)
     started = time.perf_counter()
     predictions = {document.id: detector.detect(document) for document in gold}

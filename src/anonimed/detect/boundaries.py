@@ -120,8 +120,8 @@ def _end_without_trailing(text: str, start: int, end: int) -> int:
         end = word_start
 
 
-def _take_street_types(text: str, spans: list[Span]) -> list[Span]:
-    spans: list[Span | None] = sorted(spans)
+def _take_street_types(text: str, found: list[Span]) -> list[Span]:
+    spans: list[Span | None] = sorted(found)  # None: a span that gave all it had to a street
     for index, span in enumerate(spans):
         if span is None or span.label != STREET:
             continue

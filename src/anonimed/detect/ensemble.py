@@ -3,7 +3,8 @@
 Every member tags the note; each token's candidate types collect the weights of the members that put the token in a
 span of that type (times the span's score with ``soft`` voting).  A type wins a token when its share of the total
 weight reaches the threshold (``label_thresholds`` lets a type need more votes, or fewer).  Where members disagree on
-where an entity starts, the heavier side decides.  Spans are then read off the winning tags and score their mean share.
+where an entity starts, the heavier side decides.  Spans are then read off the winning tags, score their mean share,
+and get the boundary rules of :mod:`anonimed.detect.boundaries`.
 
 Voting per token rather than per span lets two members that agree on a name but not on its last word still outvote
 a third; the tokenizer puts 99.98 % of MEDDOCAN's span boundaries on token boundaries (``tests/test_tokenize.py``).
@@ -126,7 +127,7 @@ class EnsembleDetector:
             if self.vote.weights.get(member.name, 0.0) > 0:
                 spans = member.detect(document)
                 answers[member.name] = (member_tags(tokens, spans), token_scores(tokens, spans))
-        return vote_tags(tokens, answers, self.vote, self.name)
+        return tidy(document.text, vote_tags(tokens, answers, self.vote, self.name))
 
 
 class VoteTuner:

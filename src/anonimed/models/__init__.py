@@ -66,13 +66,18 @@ def load_model_dir(directory: str | Path, vote: str | None = None) -> Detector:
     kind = folder_kind(directory)
     if vote is not None and kind != ENSEMBLE:
         raise ValueError(f"{directory}: a {kind} model has no vote settings (only ensembles do), got vote={vote!r}")
-    if kind == ENSEMBLE:  # its vote's spans get the boundary rules before propagation
+    if kind == ENSEMBLE:  # its vote's spans get the boundary rules, before propagation
         shared = shared_pattern_detector()
         return load_ensemble(directory, lambda folder, name: load_member(folder, name, shared), shared, vote)
     if kind == NEURAL:
         return TidyBoundaries(_load_neural(directory))
     info = read_model_info(directory)
-    return TidyBoundaries(build_detector(info, directory / info.model_file))
+    return folder_detector(info, directory / info.model_file)
+
+
+def folder_detector(info: ModelInfo, model_file: Path) -> Detector:
+    """The detector of a CRF or window folder on its own: its tagger and pattern spans, with the boundary rules."""
+    return TidyBoundaries(build_detector(info, model_file))
 
 
 def _load_neural(directory: Path) -> Detector:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from anonimed.detect.base import Detector
-from anonimed.detect.boundaries import TidyBoundaries
 from anonimed.detect.ensemble import EnsembleDetector, Vote
 from anonimed.detect.propagate import Propagator
 from anonimed.formats.errors import FormatError
@@ -81,7 +80,7 @@ def load_ensemble(
             load_member(Path(directory) / member["folder"], member["name"]) if "folder" in member else patterns
             for member in manifest["members"]
         ]
-        ensemble = TidyBoundaries(EnsembleDetector(members, Vote.from_dict(votes[chosen])))
+        ensemble = EnsembleDetector(members, Vote.from_dict(votes[chosen]))
         return Propagator(ensemble) if manifest.get("propagate", False) else ensemble
 
     return read_manifest(directory, build)

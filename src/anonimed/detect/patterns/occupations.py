@@ -11,7 +11,8 @@ notes); after a key, any short phrase is the occupation.  Modifiers stay out (gu
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+
+from faker.providers.job.es_ES import Provider as SpainJobs
 
 from anonimed.detect.patterns.demographics import AGE, SUBJECT, SUBJECT_GAP
 from anonimed.detect.patterns.recognizer import Recognizer
@@ -31,12 +32,9 @@ _MORE_OCCUPATIONS = (
 _WORD = r"[^\W\d_]+"
 
 
-@lru_cache(maxsize=1)
-def occupation_pattern() -> str:
+def _known_occupations() -> str:
     """An alternation of the known occupations (lower case; masculine and feminine forms), longest first."""
-    from faker.providers.job.es_ES import Provider
-
-    titles = {title.split(",")[0].strip().lower() for title in Provider.jobs} | set(_MORE_OCCUPATIONS)
+    titles = {title.split(",")[0].strip().lower() for title in SpainJobs.jobs} | set(_MORE_OCCUPATIONS)
     forms = set()
     for title in titles:
         forms.add(title)
@@ -46,11 +44,10 @@ def occupation_pattern() -> str:
     return "|".join(re.escape(form).replace(r"\ ", r"[ \t]+") for form in sorted(forms, key=len, reverse=True))
 
 
-def _occupation() -> str:
-    # A known occupation, and what it is of (``profesora de secundaria``; not ``enfermera de profesión``).
-    return rf"(?i:(?:{occupation_pattern()})(?:[ \t]+de[ \t]+(?:(?:la|el|los|las)[ \t]+)?(?!profesi|una?\b){_WORD})?)(?![^\W_])"
-
-
+# A known occupation, and what it is of (``profesora de secundaria``; not ``enfermera de profesión``).
+_OCCUPATION = (
+    rf"(?i:(?:{_known_occupations()})(?:[ \t]+de[ \t]+(?:(?:la|el|los|las)[ \t]+)?(?!profesi|una?\b){_WORD})?)(?![^\W_])"
+)
 _FORMER = r"(?:antigu[oa]|ex-?)[ \t]*"
 _ENDS = r"(?=[ \t]*[,.;)]|[ \t]+(?:durante|desde|jubilad[oa]|retirad[oa]|en[ \t]+(?:paro|activo)|de[ \t]+profesi[oó]n)\b)"
 
@@ -62,7 +59,7 @@ RECOGNIZERS = (
         # other short items first (``de 68 años de edad, diestra, casada, ...``).
         re.compile(
             rf"(?i:\b(?:{SUBJECT}){SUBJECT_GAP}[ \t]+de[ \t]+{AGE}(?:[ \t]+de[ \t]+edad)?,[ \t]*"
-            rf"(?:{_WORD},[ \t]*){{0,2}}(?:{_FORMER})?)(?P<value>{_occupation()}){_ENDS}"
+            rf"(?:{_WORD},[ \t]*){{0,2}}(?:{_FORMER})?)(?P<value>{_OCCUPATION}){_ENDS}"
         ),
         0.85,
         triggers=("año", "any"),
@@ -84,7 +81,7 @@ RECOGNIZERS = (
         # ``trabaja como soldadora``, ``trabajaba de camarero``: a known occupation (not ``trabaja de noche``).
         re.compile(
             rf"(?i:\b(?:trabaj(?:a|aba|ó|o|ado)|emplead[oa])[ \t]+(?:como|de)[ \t]+(?:{_FORMER})?)"
-            rf"(?P<value>{_occupation()})"
+            rf"(?P<value>{_OCCUPATION})"
         ),
         0.8,
         triggers=("trabaj", "emplead"),
@@ -93,7 +90,7 @@ RECOGNIZERS = (
         "occupation_before_key",
         "PROFESION",
         # ``Mecánico de profesión``.
-        re.compile(rf"(?P<value>\b{_occupation()})(?=[ \t]+de[ \t]+profesi[oó]n\b)"),
+        re.compile(rf"(?P<value>\b{_OCCUPATION})(?=[ \t]+de[ \t]+profesi[oó]n\b)"),
         0.85,
         triggers=("profesi",),
     ),
