@@ -164,6 +164,23 @@ def test_the_family_doctor_is_not_a_relative():
     assert tidy(text, spans) == spans[1:]
 
 
+def test_the_adjective_familiar_is_not_a_relative_but_the_noun_is():
+    text = "Antecedentes familiares: madre diabética. Gran agobio familiar; los familiares refieren fiebre."
+    spans = [span(text, "familiar", "FAMILIARES_SUJETO_ASISTENCIA", i) for i in range(3)]
+    assert texts(text, tidy(text, spans)) == [("FAMILIARES_SUJETO_ASISTENCIA", "familiar")]
+    assert tidy(text, spans)[0].start == text.index("los familiares") + 4
+
+
+def test_an_eponym_is_not_a_name():
+    text = "Aneuploide según la clasificación de Azúa; síndrome de Down. Remitido por: Dr. Azúa."
+    spans = [
+        span(text, "Azúa", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "Down", "NOMBRE_SUJETO_ASISTENCIA"),
+        span(text, "Azúa", "NOMBRE_PERSONAL_SANITARIO", 1),
+    ]
+    assert tidy(text, spans) == spans[2:]
+
+
 def test_the_wrapper_keeps_the_detector_name():
     class Fixed:
         name = "fixed"

@@ -56,3 +56,9 @@ class _Fixed:
 def test_the_propagator_is_a_detector_around_another() -> None:
     spans = Propagator(_Fixed()).detect(Document("n", TEXT))
     assert _texts(spans) == [("Tomás Galindo", STAFF), ("GALINDO", STAFF)]
+
+
+def test_no_copy_where_the_context_rules_phi_out() -> None:
+    text = "La familia refiere fiebre. Acudieron al médico de familia."
+    found = [Span(3, 10, "FAMILIARES_SUJETO_ASISTENCIA", 0.9)]
+    assert propagated(text, found) == []

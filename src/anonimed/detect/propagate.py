@@ -10,8 +10,9 @@ detector and adds a span, with the same type, at every other occurrence of
 
 matched on word boundaries, ignoring case, where no detected span already lies; and each other word of 4 letters or
 more of a detected name, where it follows a title and starts with a capital (``el Sr. Rivera``, ``DR. BLANCO``):
-frequent words are names there too.  Added spans score a little below
-the span they copy and name the wrapped detector as their source.
+frequent words are names there too.  No copy is made where the context rules PHI out
+(:func:`anonimed.detect.boundaries.never_phi`: ``familia`` in ``médico de familia``).  Added spans score a little
+below the span they copy and name the wrapped detector as their source.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from anonimed.detect.base import Detector
+from anonimed.detect.boundaries import never_phi
 from anonimed.document import Document, Span
 
 NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"})
@@ -53,7 +55,8 @@ class Propagator:
 
 
 def propagated(text: str, spans: list[Span]) -> list[Span]:
-    """The new spans: other occurrences of the spans' texts and of their rare name words, where no span lies."""
+    """The new spans: other occurrences of the spans' texts and of their rare name words, where no span lies and PHI
+    is possible."""
     wanted: dict[str, Span] = {}  # lower-cased text to find anywhere, and the span it copies (the best-scoring one)
     titled: dict[str, Span] = {}  # lower-cased name words to find after a title only
     for span in spans:
@@ -87,7 +90,9 @@ def propagated(text: str, spans: list[Span]) -> list[Span]:
                 continue
             # A case-insensitive match whose lower case differs from every key (rare letters) still gets masked.
             source = keys.get(match.group("key").lower()) or max(keys.values(), key=lambda span: span.score)
-            added.append(replace(source, start=start, end=end, score=source.score * SCORE_FACTOR))
+            copy = replace(source, start=start, end=end, score=source.score * SCORE_FACTOR)
+            if not never_phi(text, copy):
+                added.append(copy)
     return added
 
 
