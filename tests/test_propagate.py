@@ -27,10 +27,13 @@ def test_common_words_of_names_and_short_texts_are_not_propagated() -> None:
 
 
 def test_a_common_word_of_a_name_is_found_again_after_a_title_only() -> None:
-    text = "Apellidos: Rivera Bueno.\nEl Sr. Rivera acude; la ribera del río. DRA. BUENO informa. Rivera de Arriba."
+    text = (
+        "Apellidos: Rivera Bueno.\nEl Sr. Rivera acude; la ribera del río. DRA. BUENO informa. Rivera de Arriba. "
+        "La Doctora Bueno firma."
+    )
     found = [Span(11, 23, "NOMBRE_SUJETO_ASISTENCIA", 0.9)]
     assert [(text[s.start : s.end], s.label) for s in propagated(text, found)] == [
-        ("Rivera", "NOMBRE_SUJETO_ASISTENCIA"), ("BUENO", "NOMBRE_SUJETO_ASISTENCIA")
+        ("Rivera", "NOMBRE_SUJETO_ASISTENCIA"), ("BUENO", "NOMBRE_SUJETO_ASISTENCIA"), ("Bueno", "NOMBRE_SUJETO_ASISTENCIA")
     ]
     assert propagated("Nombre: Ana Blanco. Dr. blanco", [Span(8, 18, STAFF, 0.9)]) == [], "a title, then a lower-case word"
 

@@ -49,7 +49,8 @@ STREET = "CALLE"
 NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"})
 _TRAILING_MARKS = ",;:+-/(["
 _TRAILING_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "en"})
-_TITLE = re.compile(r"(?:dr|dra|doctor|doctora|sr|sra|srta|dña|don|doña)\.?\s+", re.IGNORECASE)
+TITLES = ("dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "dña", "don", "doña")  # before a name, never in it
+_TITLE = re.compile(rf"(?:{'|'.join(TITLES)})\.?\s+", re.IGNORECASE)
 _STREET_TYPE = re.compile(
     r"(?<!\w)(?:C/\.?|Calle|Avenida|Avda\.?|Av\.?|Paseo|Pso\.?|Plaza|Pza\.?|Boulevard|Bulevar|Carretera|Ctra\.?"
     r"|Camino|Ronda|Traves[ií]a|Rúa|Calzada|Glorieta|Pasaje|Carrer|Avinguda|Passeig|Plaça)[ \t]+$",

@@ -24,7 +24,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from anonimed.detect.base import Detector
-from anonimed.detect.boundaries import never_phi
+from anonimed.detect.boundaries import TITLES, never_phi
 from anonimed.document import Document, Span
 
 NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"})
@@ -32,7 +32,7 @@ MIN_CHARACTERS = 4
 MAX_NAME_WORD_ZIPF = 3.5
 SCORE_FACTOR = 0.9
 _WORD = re.compile(r"[^\W\d_]{4,}")
-_TITLE = r"(?i:\b(?:sr|sra|srta|dr|dra|dña|don|doña)\b\.?[ \t]+)"
+_TITLE = rf"(?i:\b(?:{'|'.join(TITLES)})\b\.?[ \t]+)"
 
 
 @lru_cache(maxsize=100_000)
