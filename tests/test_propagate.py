@@ -65,3 +65,12 @@ def test_no_copy_where_the_context_rules_phi_out() -> None:
     text = "La familia refiere fiebre. Acudieron al médico de familia."
     found = [Span(3, 10, "FAMILIARES_SUJETO_ASISTENCIA", 0.9)]
     assert propagated(text, found) == []
+
+
+def test_a_centres_acronym_right_after_it_is_the_centre_and_is_found_again() -> None:
+    text = "Complejo Hospitalario Universitario de Vigo (CHUVI). Ingresó en el CHUVI. Dolor: escala (EVA) 7."
+    scale = text.index("escala")
+    found = [Span(0, 43, "HOSPITAL", 1.0), Span(scale, scale + 6, "NOMBRE_SUJETO_ASISTENCIA", 1.0)]
+    assert [(text[s.start : s.end], s.label) for s in propagated(text, found)] == [
+        ("CHUVI", "HOSPITAL"), ("CHUVI", "HOSPITAL")
+    ], "an acronym after something else than a centre is left alone"

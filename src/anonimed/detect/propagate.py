@@ -8,7 +8,9 @@ detector and adds a span, with the same type, at every other occurrence of
 - each word of a detected name (patients, staff, relatives) that is rare in Spanish (``wordfreq`` Zipf frequency
   under 3.5: ``Galindo`` yes, ``Rosa`` or ``Blanco`` no) and has 4 letters or more,
 
-matched on word boundaries, ignoring case, where no detected span already lies; and each other word of 4 letters or
+matched on word boundaries, ignoring case, where no detected span already lies; a centre's acronym in parentheses
+right after its name (``Complejo Hospitalario Universitario de Vigo (CHUVI)``: 4 of the 5 such acronyms of train and
+dev are annotated with the centre's type); and each other word of 4 letters or
 more of a detected name, where it follows a title and starts with a capital (``el Sr. Rivera``, ``DR. BLANCO``):
 frequent words are names there too.  No copy is made where the context rules PHI out
 (:func:`anonimed.detect.boundaries.never_phi`: ``familia`` in ``médico de familia``).  Added spans score a little
@@ -32,6 +34,8 @@ MIN_CHARACTERS = 4
 MAX_NAME_WORD_ZIPF = 3.5
 SCORE_FACTOR = 0.9
 _WORD = re.compile(r"[^\W\d_]{4,}")
+CENTRE_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
+_ACRONYM = re.compile(r"[ \t]*\((?P<acronym>[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ0-9-]{1,9})\)")
 _TITLE = rf"(?i:\b(?:{'|'.join(TITLES)})\b\.?[ \t]+)"
 
 
@@ -55,8 +59,24 @@ class Propagator:
 
 
 def propagated(text: str, spans: list[Span]) -> list[Span]:
-    """The new spans: other occurrences of the spans' texts and of their rare name words, where no span lies and PHI
-    is possible."""
+    """The new spans: centres' acronyms, and other occurrences of the spans' texts (acronyms included) and of their rare
+    name words, where no span lies and PHI is possible."""
+    acronyms = _acronyms(text, spans)
+    return acronyms + _other_mentions(text, spans + acronyms)
+
+
+def _acronyms(text: str, spans: list[Span]) -> list[Span]:
+    found = []
+    for span in spans:
+        match = _ACRONYM.match(text, span.end) if span.label in CENTRE_TYPES else None
+        if match and sum(c.isalpha() for c in match["acronym"]) >= 2:
+            start, end = match.span("acronym")
+            if not any(s.start < end and start < s.end for s in spans):
+                found.append(replace(span, start=start, end=end, score=span.score * SCORE_FACTOR))
+    return found
+
+
+def _other_mentions(text: str, spans: list[Span]) -> list[Span]:
     wanted: dict[str, Span] = {}  # lower-cased text to find anywhere, and the span it copies (the best-scoring one)
     titled: dict[str, Span] = {}  # lower-cased name words to find after a title only
     for span in spans:
