@@ -193,7 +193,7 @@ def test_the_wrapper_keeps_the_detector_name():
     assert detector.detect(Document("d", "Madrid, España")) == [Span(0, 6, "TERRITORIO", 0.9, "fixed")]
 
 
-LABELS = st.sampled_from(["CALLE", "TERRITORIO", "HOSPITAL", "NOMBRE_PERSONAL_SANITARIO"])
+LABELS = st.sampled_from(["CALLE", "TERRITORIO", "HOSPITAL", "NOMBRE_PERSONAL_SANITARIO", "FECHAS", "EDAD_SUJETO_ASISTENCIA"])
 TEXT = st.text(alphabet=st.sampled_from(list("ab CDr./,:;de ló")), min_size=1, max_size=60)
 
 
@@ -209,6 +209,20 @@ def test_tidy_spans_stay_inside_the_text_and_only_streets_grow(text, raw):
     added = {i for s in tidied for i in range(s.start, s.end)} - flagged
     for i in added:
         assert any(s.label == "CALLE" and s.start <= i < s.end for s in tidied)
+
+
+WORDS = st.sampled_from(["Hospital", "Complejo Hospitalario", "Clínica", "Asociación", "Real", "Vigo", "de", "a", "al",
+                         "hasta", "Marzo", "2000", ",", "-", "Universitario"])
+
+
+@given(st.lists(WORDS, min_size=1, max_size=12), st.sampled_from(["HOSPITAL", "FECHAS", "INSTITUCION"]))
+def test_a_split_span_gives_disjoint_parts_inside_it(words, label):
+    text = " ".join(words)
+    parts = tidy(text, [Span(0, len(text), label)])
+    for part in parts:
+        assert 0 <= part.start < part.end <= len(text)
+        assert text[part.start].isalnum() and text[part.end - 1] not in " ,;:"
+    assert all(a.end <= b.start for a, b in zip(parts, parts[1:]))
 
 
 def test_long_runs_of_spaces_and_commas_are_trimmed_in_linear_time():
