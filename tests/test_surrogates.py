@@ -9,6 +9,7 @@ import pytest
 
 from anonimed.document import Document, Span
 from anonimed.schema import LABELS
+from anonimed.text.gender import feminine_title
 from anonimed.transform.keys import Keyring
 from anonimed.transform.surrogates import KEPT_TYPES, SurrogateContext, SurrogateOptions, surrogate
 from anonimed.transform.surrogates import pools
@@ -178,6 +179,18 @@ def test_ages_are_kept_and_ninety_or_more_generalised():
     assert surrogate("EDAD_SUJETO_ASISTENCIA", "54 años", context) == "54 años"
     assert surrogate("EDAD_SUJETO_ASISTENCIA", "93 años", context) == "90 o más años"
     assert surrogate("EDAD_SUJETO_ASISTENCIA", "95 días", context) == "95 días"
+
+
+def test_occupations_keep_the_gender_of_the_original():
+    masculine = {job.partition(" ")[0].lower() for job in pools.jobs().values}
+    for seed in range(20):
+        for original in ("profesora de secundaria", "Enfermera", "abogada"):
+            new = surrogate("PROFESION", original, context_for(seed=seed))
+            head = new.partition(" ")[0].lower()
+            assert head not in masculine or feminine_title(head) == head, (original, new)
+            assert fold(new) != fold(original)
+        new = surrogate("PROFESION", "carpintero", context_for(seed=seed))
+        assert new.partition(" ")[0].lower() in masculine, new
 
 
 def test_sex_is_kept_unless_swapped():

@@ -16,6 +16,7 @@ from faker.providers.job.es_ES import Provider as SpainJobs
 
 from anonimed.detect.patterns.demographics import AGE, SUBJECT, SUBJECT_GAP
 from anonimed.detect.patterns.recognizer import Recognizer
+from anonimed.text.gender import feminine_title
 
 # Occupations frequent in clinical notes that Faker's list lacks, or has only inside a longer title.
 _MORE_OCCUPATIONS = (
@@ -37,10 +38,7 @@ def _known_occupations() -> str:
     titles = {title.split(",")[0].strip().lower() for title in SpainJobs.jobs} | set(_MORE_OCCUPATIONS)
     forms = set()
     for title in titles:
-        forms.add(title)
-        head, _, rest = title.partition(" ")
-        feminine = re.sub(r"o$", "a", re.sub(r"(or|ero|és)$", lambda m: {"or": "ora", "ero": "era", "és": "esa"}[m.group(1)], head))
-        forms.add(" ".join(filter(None, (feminine, rest))))
+        forms.update((title, feminine_title(title)))
     return "|".join(re.escape(form).replace(r"\ ", r"[ \t]+") for form in sorted(forms, key=len, reverse=True))
 
 

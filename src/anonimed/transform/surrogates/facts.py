@@ -10,6 +10,7 @@ from faker.providers.company.es_ES import Provider as SpainCompanies
 from anonimed.transform.surrogates import pools
 from anonimed.transform.surrogates.context import SurrogateContext
 from anonimed.transform.surrogates.numbers import reshape
+from anonimed.text.gender import feminine_title, is_feminine_head
 from anonimed.transform.surrogates.text import fold, match_case
 
 # Each sex word and its counterpart, for the "swap" option (folded keys; replacements keep the original's case).
@@ -37,8 +38,15 @@ _FEMALE_KIN = frozenset({"madre", "abuela", "tia", "hermana", "prima", "hija", "
 
 
 def profession(original: str, context: SurrogateContext) -> str:
-    new = pools.jobs().pick(context.random("job", fold(original)), avoid=original.strip())
-    return original.replace(original.strip(), match_case(original.strip(), new))
+    """Another job, of the original's gender where the title shows one (``profesora`` -> ``abogada``)."""
+    stripped = original.strip()
+    if not is_feminine_head(stripped, pools.job_heads()):
+        new = pools.jobs().pick(context.random("job", fold(original)), avoid=stripped)
+        return original.replace(stripped, match_case(stripped, new))
+    # Avoid the title whose feminine is the original, or "abogada" would come back as itself.
+    masculine = next((job for job in pools.jobs().values if fold(feminine_title(job)) == fold(stripped)), stripped)
+    new = feminine_title(pools.jobs().pick(context.random("job", fold(original)), avoid=masculine))
+    return original.replace(stripped, match_case(stripped, new))
 
 
 def sex(original: str, context: SurrogateContext) -> str:

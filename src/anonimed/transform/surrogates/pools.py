@@ -106,6 +106,12 @@ def jobs() -> Pool:
 
 
 @cache
+def job_heads() -> frozenset[str]:
+    """The first words of Faker's Spanish job titles, lower case (masculine or of both genders)."""
+    return frozenset(job.partition(" ")[0].lower() for job in SpanishJobs.jobs)
+
+
+@cache
 def street_types() -> tuple[str, ...]:
     # Faker's list also holds rare kinds ("Pasadizo", "Cañada") and an abbreviation; keep the usual full words.
     return tuple(t for t in SpainAddresses.street_prefixes if t[-1] != "." and len(t) > 3)
