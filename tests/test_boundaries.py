@@ -114,6 +114,22 @@ def test_time_spans_and_measures_are_not_ages():
     assert texts(text, tidy(text, spans)) == [("EDAD_SUJETO_ASISTENCIA", "26 días"), ("EDAD_SUJETO_ASISTENCIA", "7 meses")]
 
 
+def test_an_age_takes_its_half_and_a_street_leaves_the_postal_key():
+    text = "Edad: 1 Mes y medio. Sexo: M. Dr. Landa Avda. Purísima Concepción 6, 1o A C.P. 45006. Niña de un mes y medio de vida."
+    spans = [
+        span(text, "1 Mes", "EDAD_SUJETO_ASISTENCIA"),
+        span(text, "Avda. Purísima Concepción 6, 1o A C", "CALLE"),
+        span(text, "mes", "EDAD_SUJETO_ASISTENCIA"),
+    ]
+    assert texts(text, tidy(text, spans)) == [
+        ("EDAD_SUJETO_ASISTENCIA", "1 Mes y medio"),
+        ("CALLE", "Avda. Purísima Concepción 6, 1o A"),
+        ("EDAD_SUJETO_ASISTENCIA", "mes y medio"),
+    ]
+    door = "Domicilio: Calle de Emilia 46, Bajo C.\n"
+    assert tidy(door, [span(door, "Calle de Emilia 46, Bajo C", "CALLE")]) == [span(door, "Calle de Emilia 46, Bajo C", "CALLE")]
+
+
 def test_the_date_of_a_law_is_not_phi():
     text = "Enfermedad Profesional según el RD 1299/2006, de 10 de noviembre. Ingresó el 10 de noviembre de 2006."
     spans = [
@@ -198,14 +214,15 @@ TEXT = st.text(alphabet=st.sampled_from(list("ab CDr./,:;de ló")), min_size=1, 
 
 
 @given(TEXT, st.lists(st.tuples(st.integers(0, 59), st.integers(1, 20), LABELS), max_size=6))
-def test_tidy_spans_stay_inside_the_text_and_only_streets_grow(text, raw):
+def test_tidy_spans_stay_inside_the_text_and_only_streets_and_ages_grow(text, raw):
     spans = sorted({Span(a, min(a + n, len(text)), label) for a, n, label in raw if a < len(text)})
     tidied = tidy(text, spans)
     for s in tidied:
         assert 0 <= s.start < s.end <= len(text)
         assert text[s.end - 1] not in " ,;:"
     flagged = {i for s in spans for i in range(s.start, s.end)}
-    # Only streets grow: by the street type before them, or the spaces between two halves of one.
+    # Only streets grow (by the street type before them, or the spaces between two halves of one), and ages by a half
+    # ("y medio", which this alphabet cannot write).
     added = {i for s in tidied for i in range(s.start, s.end)} - flagged
     for i in added:
         assert any(s.label == "CALLE" and s.start <= i < s.end for s in tidied)
