@@ -42,7 +42,7 @@ next (time spans, measures, laws, intervals, second centres, the adjective famil
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from anonimed.detect.base import Detector
@@ -61,67 +61,69 @@ _STREET_TYPE = re.compile(
     re.IGNORECASE,
 )
 _LOOK_BACK = 15  # characters: the longest street type and its spaces
-# (type, the span's text, what ends right before the span, what starts right after it): a span of that type and text
-# (any text: None) with either context is no PHI; with no context given, the text alone says so.
+
+
+@dataclass(frozen=True)
+class _NeverPhi:
+    """A span of type ``label`` whose text matches ``text`` (any text: None) is no PHI when what ends right before it
+    matches ``before`` or what starts right after it matches ``after``; with neither given, its text says so alone."""
+
+    label: str
+    text: re.Pattern[str] | None = None
+    before: re.Pattern[str] | None = None
+    after: re.Pattern[str] | None = None
+
+
 _NOT_PHI = (
-    (
+    _NeverPhi(  # a time span
         "EDAD_SUJETO_ASISTENCIA",
-        None,
-        re.compile(
+        before=re.compile(
             r"(?<!\w)(?:(?:hace|desde hace|luego de|después de|despues de|posterior a|tras|durante)\s+"
             r"(?:(?:más|mas|menos) de\s+|unos\s+|unas\s+|casi\s+|aproximadamente\s+)?"
             r"|(?:más|mas|menos|plazo|periodo|período|lapso) de\s+|edad [óo]sea\s+(?:\w+\s+)?de\s+)$",
             re.IGNORECASE,
         ),
-        re.compile(
+        after=re.compile(
             r"\s+(?:de\s+(?:evolución|evolucion|duración|duracion|antigüedad|tratamiento|seguimiento)\b"
             r"|(?:previamente|más tarde|mas tarde|después|despues|antes)\b|(?:de la|del|de su|de haber)\s)",
             re.IGNORECASE,
         ),
     ),
-    (
+    _NeverPhi(  # a measure
         "EDAD_SUJETO_ASISTENCIA",
-        re.compile(r".*\b(?:kilos?|kilogramos?|kg|gramos?|gr|metros?|cm|mm|litros?|ml)\b.*", re.IGNORECASE),
-        None,
-        None,
+        text=re.compile(r".*\b(?:kilos?|kilogramos?|kg|gramos?|gr|metros?|cm|mm|litros?|ml)\b.*", re.IGNORECASE),
     ),
-    (
+    _NeverPhi(  # a law's date
         "FECHAS",
-        None,
-        re.compile(
+        before=re.compile(
             r"(?<!\w)(?:RD|R\.D\.|Real Decreto|Decreto(?:-ley)?|Ley(?: Orgánica)?|Orden|Directiva|Reglamento)\s+"
             r"(?:[A-Z]+/)?(?:\d+/\d{4},?\s+(?:de\s+)?)?$",
             re.IGNORECASE,
         ),
-        None,
     ),
-    (
+    _NeverPhi(  # the family doctor
         "FAMILIARES_SUJETO_ASISTENCIA",
-        re.compile(r"familia", re.IGNORECASE),
-        re.compile(r"(?<!\w)(?:médic|medic)[oa]s?\s+de\s+$", re.IGNORECASE),
-        None,
+        text=re.compile(r"familia", re.IGNORECASE),
+        before=re.compile(r"(?<!\w)(?:médic|medic)[oa]s?\s+de\s+$", re.IGNORECASE),
     ),
-    (  # the adjective (antecedentes familiares, agobio familiar, heredo-familiar), not the relatives
+    _NeverPhi(  # the adjective (antecedentes familiares, agobio familiar, heredo-familiar), not the relatives
         "FAMILIARES_SUJETO_ASISTENCIA",
-        re.compile(r"familiar(?:es)?", re.IGNORECASE),
-        re.compile(
+        text=re.compile(r"familiar(?:es)?", re.IGNORECASE),
+        before=re.compile(
             r"(?:-|(?<!\w)(?!(?:el|la|los|las|su|sus|un|una|unos|unas|varios|varias|algunos|algunas|otros|otras|dos|tres"
             r"|por|de|del|a|al|con|sin|referido|referida|este|esta|estos|estas|cada|ningún|algún)\s)\w+\s+)$",
             re.IGNORECASE,
         ),
-        None,
     ),
     *(
-        (  # an eponym: clasificación de Azúa, síndrome de Down, maniobra de Valsalva
+        _NeverPhi(  # an eponym: clasificación de Azúa, síndrome de Down, maniobra de Valsalva
             label,
-            None,
-            re.compile(
+            before=re.compile(
                 r"(?<!\w)(?:clasificación|clasificacion|criterios?|escala|síndrome|sindrome|enfermedad|signo|test"
                 r"|maniobra|técnica|tecnica|método|metodo|índice|indice|tinción|tincion|prueba|regla|operación"
                 r"|procedimiento)\s+de\s+$",
                 re.IGNORECASE,
             ),
-            None,
         )
         for label in sorted(NAME_TYPES)
     ),
@@ -167,14 +169,14 @@ def never_phi(text: str, span: Span) -> bool:
     """Whether ``span``'s context says it is no PHI whatever a model thinks (see the module docstring)."""
     if text[span.start : span.end].rstrip(".").casefold() in _HEADER_KEYS and _COLON.match(text, span.end):
         return True
-    for label, words, before, after in _NOT_PHI:
-        if span.label != label or words is not None and not words.fullmatch(text, span.start, span.end):
+    for rule in _NOT_PHI:
+        if span.label != rule.label or rule.text is not None and not rule.text.fullmatch(text, span.start, span.end):
             continue
-        if before is None and after is None:
+        if rule.before is None and rule.after is None:
             return True
-        if before is not None and before.search(text, max(0, span.start - _CONTEXT), span.start):
+        if rule.before is not None and rule.before.search(text, max(0, span.start - _CONTEXT), span.start):
             return True
-        if after is not None and after.match(text, span.end):
+        if rule.after is not None and rule.after.match(text, span.end):
             return True
     return False
 
