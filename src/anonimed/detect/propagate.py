@@ -10,11 +10,10 @@ detector and adds a span, with the same type, at every other occurrence of
 
 matched on word boundaries, ignoring case, where no detected span already lies; a centre's acronym in parentheses
 right after its name (``Complejo Hospitalario Universitario de Vigo (CHUVI)``: 4 of the 5 such acronyms of train and
-dev are annotated with the centre's type); and each other word of 4 letters or
-more of a detected name, where it follows a title and starts with a capital (``el Sr. Rivera``, ``DR. BLANCO``):
-frequent words are names there too.  No copy is made where the context rules PHI out
-(:func:`anonimed.detect.boundaries.never_phi`: ``familia`` in ``médico de familia``).  Added spans score a little
-below the span they copy and name the wrapped detector as their source.
+dev are annotated with the centre's type); and each other word of 4 letters or more of a detected name, where it
+follows a title and starts with a capital (``el Sr. Rivera``, ``DR. BLANCO``): frequent words are names there too. No
+copy is made where the context rules PHI out (:func:`anonimed.detect.boundaries.never_phi`: ``familia`` in ``médico de
+familia``). Added spans score a little below the span they copy and name the wrapped detector as their source.
 """
 
 from __future__ import annotations

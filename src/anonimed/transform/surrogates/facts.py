@@ -7,10 +7,10 @@ from typing import Callable
 
 from faker.providers.company.es_ES import Provider as SpainCompanies
 
+from anonimed.text.gender import feminine_title, is_feminine_head
 from anonimed.transform.surrogates import pools
 from anonimed.transform.surrogates.context import SurrogateContext
 from anonimed.transform.surrogates.numbers import reshape
-from anonimed.text.gender import feminine_title, is_feminine_head
 from anonimed.transform.surrogates.text import fold, match_case
 
 # Each sex word and its counterpart, for the "swap" option (folded keys; replacements keep the original's case).
@@ -40,12 +40,13 @@ _FEMALE_KIN = frozenset({"madre", "abuela", "tia", "hermana", "prima", "hija", "
 def profession(original: str, context: SurrogateContext) -> str:
     """Another job, of the original's gender where the title shows one (``profesora`` -> ``abogada``)."""
     stripped = original.strip()
-    if not is_feminine_head(stripped, pools.job_heads()):
-        new = pools.jobs().pick(context.random("job", fold(original)), avoid=stripped)
-        return original.replace(stripped, match_case(stripped, new))
-    # Avoid the title whose feminine is the original, or "abogada" would come back as itself.
-    masculine = next((job for job in pools.jobs().values if fold(feminine_title(job)) == fold(stripped)), stripped)
-    new = feminine_title(pools.jobs().pick(context.random("job", fold(original)), avoid=masculine))
+    rng = context.random("job", fold(original))
+    if is_feminine_head(stripped, pools.job_heads()):
+        # Avoid the title whose feminine is the original, or "abogada" would come back as itself.
+        masculine = next((job for job in pools.jobs().values if fold(feminine_title(job)) == fold(stripped)), stripped)
+        new = feminine_title(pools.jobs().pick(rng, avoid=masculine))
+    else:
+        new = pools.jobs().pick(rng, avoid=stripped)
     return original.replace(stripped, match_case(stripped, new))
 
 
