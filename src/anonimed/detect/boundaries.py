@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from anonimed.detect.base import Detector
+from anonimed.detect.patterns.demographics import UNIT
 from anonimed.document import Document, Span
 from anonimed.stress import HEADER_KEYS, RADIOLOGY_KEYS
 
@@ -138,14 +139,16 @@ _HEADER_KEYS = frozenset(
 )
 _COLON = re.compile(r"[ \t]*:")
 _POSTAL_KEY_REST = re.compile(r"\.[ \t]?P\.", re.IGNORECASE)  # what follows the "C" of a "C.P." a span ran into
-_UNIT = re.compile(r"(?<!\w)(?:años|año|meses|mes|semanas|semana|días|dias|día|dia)$", re.IGNORECASE)
+_UNIT = re.compile(rf"(?<!\w){UNIT}$", re.IGNORECASE)
 _AND_A_HALF = re.compile(r"[ \t]+y[ \t]+medi[oa](?!\w)", re.IGNORECASE)
 _INTERVAL = re.compile(r"\s+(?:a|al|hasta)\s+", re.IGNORECASE)
-# A centre's name that a second centre's head word follows: (head word, the second centre's type).
-_CENTRE_HEAD = re.compile(
-    r"(?<=\s)(?:(?P<hospital>Hospital|Complejo Hospitalario|Cl[ií]nica|Sanatorio|Policl[ií]nica)"
+# A centre's head word and the type of the centre it starts; inside a name, after a space, it may start a second one.
+_CENTRE_WORD = (
+    r"(?:(?P<hospital>Hospital|Complejo Hospitalario|Cl[ií]nica|Sanatorio|Policl[ií]nica)"
     r"|(?P<institution>Asociaci[oó]n|Fundaci[oó]n|Instituto|Institut))\s+\w"
 )
+_CENTRE_HEAD = re.compile(_CENTRE_WORD)
+_INNER_CENTRE_HEAD = re.compile(rf"(?<=\s){_CENTRE_WORD}")
 _CENTRE_WORDS = frozenset(
     word.casefold()
     for word in (
@@ -184,10 +187,10 @@ def never_phi(text: str, span: Span) -> bool:
 def _split(text: str, span: Span) -> list[Span]:
     if span.label == "FECHAS":
         cuts = [(m.start(), m.end(), span.label) for m in _INTERVAL.finditer(text, span.start, span.end)]
-    elif span.label == "HOSPITAL" and _CENTRE_HEAD.match(f" {text[span.start : span.end]}", 1):
+    elif span.label == "HOSPITAL" and _CENTRE_HEAD.match(text, span.start, span.end):
         cuts = [
             (m.start(), m.start(), "HOSPITAL" if m.group("hospital") else "INSTITUCION")
-            for m in _CENTRE_HEAD.finditer(text, span.start + 1, span.end)
+            for m in _INNER_CENTRE_HEAD.finditer(text, span.start + 1, span.end)
             if _starts_another_centre(text, span.start, m.start())
         ]
     else:

@@ -20,12 +20,12 @@ NUMBER_WORD = (
     rf"(?:(?:{'|'.join(_TENS)})(?:[ \t]+y[ \t]+(?:{'|'.join(_ONES)}))?|veinti\w+|cien|"
     rf"{'|'.join(sorted(_ONES + _TEENS, key=len, reverse=True))})"
 )
-_UNIT = r"(?:años?|mes(?:es)?|semanas?|d[ií]as?|horas?|anys?|mesos|setmanes|dies)"
+UNIT = r"(?:años?|mes(?:es)?|semanas?|d[ií]as?|horas?|anys?|mesos|setmanes|dies)"
 # Lower-case beginnings of every unit above.
 _UNIT_TRIGGERS = ("año", "mes", "semana", "día", "dia", "hora", "any", "setman", "dies")
 _AMOUNT = rf"(?:\d{{1,3}}|{NUMBER_WORD})"
 # ``70 años``, ``3 años y 8 meses``, ``tres años y medio``.
-AGE = rf"{_AMOUNT}[ \t]{{1,2}}{_UNIT}\b(?:[ \t]+y[ \t]+(?:medio|{_AMOUNT}[ \t]+{_UNIT}\b))?"
+AGE = rf"{_AMOUNT}[ \t]{{1,2}}{UNIT}\b(?:[ \t]+y[ \t]+(?:medio|{_AMOUNT}[ \t]+{UNIT}\b))?"
 _AGE_YEARS = rf"{_AMOUNT}[ \t]{{1,2}}(?:años|anys)\b"
 # Nouns whose ``de N años`` is the patient's age; up to three words may come between (``Paciente masculino negro``).
 # The Catalan ones too (``home de 57 anys``).
@@ -52,7 +52,7 @@ RECOGNIZERS = (
         "age_keyed",
         "EDAD_SUJETO_ASISTENCIA",
         # Not ``para su edad: 43 mmHg``: the key opens a field, it does not end a phrase.
-        re.compile(keyed(r"edad(?:[ \t]+actual)?|edat", start=r"(?<![a-záéíóúñ] )\b", value=rf"\d{{1,3}}(?:[ \t]{{1,2}}(?:(?i:{_UNIT})|[aA])\b)?")),
+        re.compile(keyed(r"edad(?:[ \t]+actual)?|edat", start=r"(?<![a-záéíóúñ] )\b", value=rf"\d{{1,3}}(?:[ \t]{{1,2}}(?:(?i:{UNIT})|[aA])\b)?")),
         0.98,
         triggers=("edad", "edat"),
     ),
@@ -91,7 +91,7 @@ RECOGNIZERS = (
         # ``a los 40 días de vida``, ``al mes de vida``: the unit alone is the age when no number comes before it.
         re.compile(
             rf"(?i:\b(?:a|al|con)[ \t]+(?:(?:los|las|el|la)[ \t]+)?)"
-            rf"(?P<value>(?i:(?:{_AMOUNT}[ \t]{{1,2}})?{_UNIT}))(?=[ \t]+de[ \t]+vida\b)"
+            rf"(?P<value>(?i:(?:{_AMOUNT}[ \t]{{1,2}})?{UNIT}))(?=[ \t]+de[ \t]+vida\b)"
         ),
         0.85,
         triggers=("vida",),
