@@ -25,15 +25,13 @@ from dataclasses import replace
 from functools import lru_cache
 
 from anonimed.detect.base import Detector
-from anonimed.detect.boundaries import TITLES, never_phi
+from anonimed.detect.boundaries import CENTRE_TYPES, NAME_TYPES, TITLES, never_phi
 from anonimed.document import Document, Span
 
-NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"})
 MIN_CHARACTERS = 4
 MAX_NAME_WORD_ZIPF = 3.5
 SCORE_FACTOR = 0.9
 _WORD = re.compile(r"[^\W\d_]{4,}")
-CENTRE_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
 _ACRONYM = re.compile(r"[ \t]*\((?P<acronym>[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ0-9-]{1,9})\)")
 _TITLE = rf"(?i:\b(?:{'|'.join(TITLES)})\b\.?[ \t]+)"
 
