@@ -58,6 +58,7 @@ from anonimed.stress import HEADER_KEYS, RADIOLOGY_KEYS
 
 STREET = "CALLE"
 NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"})
+CENTRE_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
 _TRAILING_MARKS = ",;:+-/(["
 _TRAILING_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "en", "su", "sus"})
 TITLES = ("dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "dña", "don", "doña")  # before a name, never in it
@@ -164,7 +165,6 @@ _CENTRE_WORDS = frozenset(
     ).split()
 )
 _SPACES = re.compile(r"[ \t]+")
-CENTRE_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
 _DEPARTMENT = r"Servicio|Servei|Unidad|Unitat|Departamento|Departament|Secci[oó]n|Secció"
 _FLOOR = r"\d+[ \t]*[ªºa°]\.?[ \t]*planta|planta[ \t]+-?\d+"
 # Where a span of the given types ends (the start of the match), whatever a model ran on into.
@@ -183,7 +183,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with the boundary rules of the module docstring applied, sorted; never two spans overlapping more
     than they did."""
     kept = [s for s in (_trimmed(text, s) for s in spans) if s is not None and not never_phi(text, s)]
-    kept = [part for span in kept for part in _split(text, _cut(text, span))]
+    kept = [cut for cut in (_cut(text, s) for s in kept) if cut is not None]
+    kept = [part for span in kept for part in _split(text, span)]
     return _join_streets(text, _take_street_types(text, _take_halves(text, kept)))
 
 
@@ -203,7 +204,7 @@ def never_phi(text: str, span: Span) -> bool:
     return False
 
 
-def _cut(text: str, span: Span) -> Span:
+def _cut(text: str, span: Span) -> Span | None:
     """``span`` without the department, floor, occupation or clause it ran into, and a street without the floor it
     started with (``Edificio de Gobierno - 4ª Planta Avenida Fuerzas Armadas, 2``)."""
     end = span.end
@@ -217,9 +218,7 @@ def _cut(text: str, span: Span) -> Span:
         text, floor.end(), end
     ):
         start = floor.end()  # the floor came first; the street and its number follow
-    if (start, end) == (span.start, span.end):
-        return span
-    return _trimmed(text, replace(span, start=start, end=end)) or span
+    return _trimmed(text, replace(span, start=start, end=end))
 
 
 def _split(text: str, span: Span) -> list[Span]:

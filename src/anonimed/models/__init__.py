@@ -18,9 +18,9 @@ from pathlib import Path
 from anonimed.detect.base import Detector
 from anonimed.detect.boundaries import TidyBoundaries
 from anonimed.detect.composed import ComposedText
-from anonimed.detect.propagate import Propagator
 from anonimed.detect.crf import CrfDetector
 from anonimed.detect.features import FeatureExtractor
+from anonimed.detect.propagate import Propagator
 from anonimed.detect.resolver import ResolvedDetector, Resolver
 from anonimed.detect.window import WindowDetector
 from anonimed.document import Document, Span
@@ -71,15 +71,20 @@ def load_model_dir(directory: str | Path, vote: str | None = None) -> Detector:
         shared = shared_pattern_detector()
         return load_ensemble(directory, lambda folder, name: load_member(folder, name, shared), shared, vote)
     if kind == NEURAL:
-        return Propagator(TidyBoundaries(_load_neural(directory)))
+        return _on_its_own(_load_neural(directory))
     info = read_model_info(directory)
     return folder_detector(info, directory / info.model_file)
 
 
 def folder_detector(info: ModelInfo, model_file: Path) -> Detector:
-    """The detector of a CRF or window folder on its own: its tagger and pattern spans, with the boundary rules, then
-    the other mentions of what they found (as an ensemble's vote gets them)."""
-    return Propagator(TidyBoundaries(build_detector(info, model_file)))
+    """The detector of a CRF or window folder on its own: its tagger and pattern spans (see :func:`_on_its_own`)."""
+    return _on_its_own(build_detector(info, model_file))
+
+
+def _on_its_own(tagger: Detector) -> Detector:
+    """A model used alone: its spans get the boundary rules, then the other mentions of what it found, as an
+    ensemble's vote does."""
+    return Propagator(TidyBoundaries(tagger))
 
 
 def _load_neural(directory: Path) -> Detector:
