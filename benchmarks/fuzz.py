@@ -45,7 +45,9 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 RESULTS = ROOT / "benchmarks" / "results"
 
-SEEDS = {path.stem: (path.read_bytes(), path.with_suffix(".ann").read_bytes()) for path in sorted(EXAMPLES.glob("*.txt"))}
+SEEDS = {
+    path.stem: (path.read_bytes(), path.with_suffix(".ann").read_bytes()) for path in sorted(EXAMPLES.glob("*.txt"))
+}
 TEXTS = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=2000)
 
 
@@ -182,12 +184,15 @@ def text_and_spans(draw) -> tuple[str, list[Span]]:
 # --- running ------------------------------------------------------------------------------------------------------
 
 
-def run_target(name: str, strategy: st.SearchStrategy, check: Callable[..., None], examples: int, timeout: float) -> dict:
+def run_target(
+    name: str, strategy: st.SearchStrategy, check: Callable[..., None], examples: int, timeout: float
+) -> dict:
     count = {"examples": 0}
     failures: list[str] = []
 
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples, deadline=None, database=None, derandomize=False, suppress_health_check=list(HealthCheck)
+    )
     @given(strategy)
     def fuzz(arguments: tuple) -> None:
         count["examples"] += 1
@@ -200,8 +205,13 @@ def run_target(name: str, strategy: st.SearchStrategy, check: Callable[..., None
     started = time.perf_counter()
     fuzz()
     seconds = time.perf_counter() - started
-    result = {"target": name, "examples": count["examples"], "failures": len(failures), "seconds": round(seconds, 1),
-              "first_failures": failures[:5]}
+    result = {
+        "target": name,
+        "examples": count["examples"],
+        "failures": len(failures),
+        "seconds": round(seconds, 1),
+        "first_failures": failures[:5],
+    }
     print(f"{name:12} {count['examples']:7d} examples in {seconds:7.1f} s: {len(failures)} failures", flush=True)
     for failure in failures[:3]:
         print(failure, file=sys.stderr)
@@ -212,8 +222,10 @@ def targets(detector: Detector) -> dict[str, tuple[st.SearchStrategy, Callable[.
     deidentifier = Deidentifier(model=detector, seed=7)
     tagger = Deidentifier(model=detector, operators=["tag"])
     reader_inputs = st.one_of(
-        st.tuples(st.just("brat"), st.tuples(text_bytes(), ann_bytes()).map(
-            lambda pair: {"note.txt": pair[0], "note.ann": pair[1]})),
+        st.tuples(
+            st.just("brat"),
+            st.tuples(text_bytes(), ann_bytes()).map(lambda pair: {"note.txt": pair[0], "note.ann": pair[1]}),
+        ),
         st.tuples(st.just("xml"), serialised("xml").map(lambda data: {"note.xml": data})),
         st.tuples(st.just("jsonl"), serialised("jsonl").map(lambda data: {"notes.jsonl": data})),
         st.tuples(st.just("conll"), serialised("conll").map(lambda data: {"notes.conll": data})),

@@ -72,7 +72,11 @@ def main() -> int:
     mentions, leaked, unreplaced = Counter(), Counter(), Counter()
     started = time.perf_counter()
     for document in gold:
-        result = deidentifier.transform(document) if arguments.gold_spans else deidentifier.deidentify(document.text, document.id)
+        result = (
+            deidentifier.transform(document)
+            if arguments.gold_spans
+            else deidentifier.deidentify(document.text, document.id)
+        )
         output = unicodedata.normalize("NFC", result.text)
         replaced = [r.output for r in result.replacements if r.output is not None]
         for span in document.spans:
@@ -82,7 +86,9 @@ def main() -> int:
             mentions[span.label] += 1
             if original in output:
                 leaked[span.label] += 1
-                if any(not _inside_any(start, start + len(original), replaced) for start in _occurrences(output, original)):
+                if any(
+                    not _inside_any(start, start + len(original), replaced) for start in _occurrences(output, original)
+                ):
                     unreplaced[span.label] += 1
     seconds = time.perf_counter() - started
     total, total_leaked = sum(mentions.values()), sum(leaked.values())
@@ -104,11 +110,15 @@ def main() -> int:
     }
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     arguments.out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    print(f"{total_leaked} of {total} identifying mentions ({summary['share_leaked']:.2%}) occur verbatim in the output; "
-          f"{summary['left_unreplaced']} ({summary['share_left_unreplaced']:.2%}) outside every replacement")
+    print(
+        f"{total_leaked} of {total} identifying mentions ({summary['share_leaked']:.2%}) occur verbatim in the output; "
+        f"{summary['left_unreplaced']} ({summary['share_left_unreplaced']:.2%}) outside every replacement"
+    )
     for label, counts in summary["per_type"].items():
         if counts["leaked"]:
-            print(f"  {label}: {counts['leaked']} of {counts['mentions']} ({counts['left_unreplaced']} outside replacements)")
+            print(
+                f"  {label}: {counts['leaked']} of {counts['mentions']} ({counts['left_unreplaced']} outside replacements)"
+            )
     return 0
 
 

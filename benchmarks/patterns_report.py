@@ -62,7 +62,9 @@ def type_table(documents: list[Document], predicted: dict[str, list[Span]]) -> l
     return lines
 
 
-def recognizer_table(documents: list[Document], detector: PatternDetector, predicted: dict[str, list[Span]]) -> list[str]:
+def recognizer_table(
+    documents: list[Document], detector: PatternDetector, predicted: dict[str, list[Span]]
+) -> list[str]:
     """Per recognizer: all its matches, and those the detector kept (what its score should reflect)."""
     counts: dict[str, Counter] = defaultdict(Counter)
     for document in documents:
@@ -91,7 +93,7 @@ def recognizer_table(documents: list[Document], detector: PatternDetector, predi
 def error_lines(documents: list[Document], predicted: dict[str, list[Span]], label: str) -> list[str]:
     def context(document: Document, span: Span) -> str:
         text = document.text
-        return f"{text[max(0, span.start - 30):span.start]!r} [[{text[span.start:span.end]}]] {text[span.end:span.end + 20]!r}"
+        return f"{text[max(0, span.start - 30) : span.start]!r} [[{text[span.start : span.end]}]] {text[span.end : span.end + 20]!r}"
 
     lines = []
     for document in documents:
@@ -114,8 +116,10 @@ def main() -> None:
     started = time.process_time()
     predicted = {d.id: detector.detect(d) for d in documents}
     seconds = time.process_time() - started
-    print(f"{len(documents)} documents ({' + '.join(args.sets)}), {tokens} tokens: "
-          f"{seconds:.2f} s of CPU, {tokens / seconds:,.0f} tokens/s\n")
+    print(
+        f"{len(documents)} documents ({' + '.join(args.sets)}), {tokens} tokens: "
+        f"{seconds:.2f} s of CPU, {tokens / seconds:,.0f} tokens/s\n"
+    )
     print("\n".join(type_table(documents, predicted)))
     print()
     print("\n".join(recognizer_table(documents, detector, predicted)))

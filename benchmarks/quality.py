@@ -71,7 +71,9 @@ def main() -> int:
     parser.add_argument("--model", nargs="+", default=["default"], help="'default' or model folders")
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--votes", nargs="+", default=[None], help="vote settings to measure for ensembles")
-    parser.add_argument("--data", type=Path, default=MEDDOCAN, help="the MEDDOCAN folder (default ../shared/data/meddocan)")
+    parser.add_argument(
+        "--data", type=Path, default=MEDDOCAN, help="the MEDDOCAN folder (default ../shared/data/meddocan)"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "quality.json")
     arguments = parser.parse_args()
     if not (arguments.data / "dev" / "brat").is_dir():

@@ -54,13 +54,17 @@ def per_type_table(row: dict) -> str:
     for label, counts in row["per_type"].items():
         gold = counts["tp"] + counts["fn"]
         if gold:
-            lines.append(f"| {label} | {gold} | {counts['precision']:.3f} | {counts['recall']:.3f} | {counts['f1']:.3f} |")
+            lines.append(
+                f"| {label} | {gold} | {counts['precision']:.3f} | {counts['recall']:.3f} | {counts['f1']:.3f} |"
+            )
     return "\n".join(lines)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results", nargs="*", type=Path, help="quality JSON files (default: benchmarks/results/quality-*.json)")
+    parser.add_argument(
+        "results", nargs="*", type=Path, help="quality JSON files (default: benchmarks/results/quality-*.json)"
+    )
     paths = parser.parse_args().results or sorted(RESULTS.glob("quality-*.json"))
     try:
         rows = [row for path in paths for row in json.loads(path.read_text(encoding="utf-8"))["rows"]]

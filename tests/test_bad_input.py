@@ -38,7 +38,9 @@ class FastDetector:
     name = "fast"
 
     def detect(self, document: Document) -> list[Span]:
-        names = [Span(m.start(1), m.end(1), "NOMBRE_SUJETO_ASISTENCIA", 0.9, self.name) for m in NAME.finditer(document.text)]
+        names = [
+            Span(m.start(1), m.end(1), "NOMBRE_SUJETO_ASISTENCIA", 0.9, self.name) for m in NAME.finditer(document.text)
+        ]
         dates = [Span(m.start(), m.end(), "FECHAS", 0.9, self.name) for m in DATE.finditer(document.text)]
         return names + dates
 
@@ -299,8 +301,9 @@ def ten_thousand_notes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("interface", ["cli", "api"])
 @pytest.mark.parametrize("command", COMMANDS)
-def test_ten_thousand_small_notes(ten_thousand_notes: Path, tmp_path: Path, command: str, interface: str, monkeypatch,
-                                  capsys):
+def test_ten_thousand_small_notes(
+    ten_thousand_notes: Path, tmp_path: Path, command: str, interface: str, monkeypatch, capsys
+):
     # Each atomic write syncs its file to disk, which is what makes 10,000 notes slow on a real disk; the test checks
     # the batch (no per-note cost that grows with the batch), so the sync is skipped here.
     monkeypatch.setattr(textio.os, "fsync", lambda descriptor: None)
@@ -345,8 +348,13 @@ def test_a_folder_named_like_a_note_is_skipped(tmp_path: Path, command: str):
 
 
 def annotated_batch(folder: Path) -> Path:
-    notes(folder, good=GOOD, outside="Nombre: Secreto Uno\n", mismatch="Nombre: Secreto Dos\n",
-          unknown="Nombre: Secreto Tres\n")
+    notes(
+        folder,
+        good=GOOD,
+        outside="Nombre: Secreto Uno\n",
+        mismatch="Nombre: Secreto Dos\n",
+        unknown="Nombre: Secreto Tres\n",
+    )
     (folder / "good.ann").write_text("T1\tNOMBRE_SUJETO_ASISTENCIA 8 19\tAna Ros Pla\n", encoding="utf-8")
     (folder / "outside.ann").write_text("T1\tNOMBRE_SUJETO_ASISTENCIA 8 90\tSecreto Uno\n", encoding="utf-8")
     (folder / "mismatch.ann").write_text("T1\tNOMBRE_SUJETO_ASISTENCIA 8 19\tOtra Persona\n", encoding="utf-8")
@@ -381,13 +389,16 @@ def test_bad_ann_files_fail_alone_in_convert(tmp_path: Path, capsys):
 
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("failure", ["label", "outside", "crash"])
-def test_a_detector_failing_on_one_note_fails_that_note_alone(tmp_path: Path, command: str, failure: str, monkeypatch,
-                                                              capsys):
+def test_a_detector_failing_on_one_note_fails_that_note_alone(
+    tmp_path: Path, command: str, failure: str, monkeypatch, capsys
+):
     saboteur = Saboteur("Secreto", failure)
     monkeypatch.setattr("anonimed.models.load_detector", lambda name=None, vote=None: saboteur)
     source = notes(tmp_path / "in", good=GOOD, bad="Nombre: Secreto Ruiz\n")
     assert cli(command, source, tmp_path / "cli") == 1
-    problem = {"label": "unknown PHI label 'DIAGNOSTICO'", "outside": "ends past the text", "crash": "KeyError"}[failure]
+    problem = {"label": "unknown PHI label 'DIAGNOSTICO'", "outside": "ends past the text", "crash": "KeyError"}[
+        failure
+    ]
     assert problem in capsys.readouterr().err
     documents, failures = api(command, source, tmp_path / "api", detector=saboteur)
     assert documents == 1 and problem in failures[str(source / "bad.txt")]
@@ -414,8 +425,9 @@ def refuse_writes(monkeypatch: pytest.MonkeyPatch, code: int, allowed: int = 0) 
 
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS], ids=["full", "read-only"])
-def test_an_output_that_cannot_be_written_fails_each_note_and_leaves_nothing(tmp_path, command, code, monkeypatch,
-                                                                           capsys):
+def test_an_output_that_cannot_be_written_fails_each_note_and_leaves_nothing(
+    tmp_path, command, code, monkeypatch, capsys
+):
     source = notes(tmp_path / "in", a=GOOD, b="Nombre: Secreto Uno\n", c="Nombre: Secreto Dos\n")
     per_note = 2 if command == "predict" else 1  # predict writes the .ann and the text
     refuse_writes(monkeypatch, code, allowed=per_note)
@@ -454,8 +466,9 @@ def test_a_note_and_its_annotations_are_written_both_or_neither(tmp_path: Path, 
 
 
 @pytest.mark.parametrize("target", ["jsonl", "audit"])
-def test_a_shared_output_that_cannot_be_finished_is_not_written_at_all(tmp_path: Path, target: str, monkeypatch,
-                                                                     capsys):
+def test_a_shared_output_that_cannot_be_finished_is_not_written_at_all(
+    tmp_path: Path, target: str, monkeypatch, capsys
+):
     source = notes(tmp_path / "in", a=GOOD, b="Nombre: Secreto Uno\n")
     if target == "jsonl":
         options, shared, allowed = ["--format", "jsonl"], tmp_path / "out.jsonl", 0

@@ -23,7 +23,10 @@ def texts(text: str, spans: list[Span]) -> list[tuple[str, str]]:
 
 def test_trailing_punctuation_and_function_words_are_left_out():
     text = "Benito Juárez, Ciudad de México, México. Hospital Universitario Fundación Santafé de Bogotá."
-    spans = [span(text, "Ciudad de México,", "TERRITORIO"), span(text, "Hospital Universitario Fundación Santafé de", "HOSPITAL")]
+    spans = [
+        span(text, "Ciudad de México,", "TERRITORIO"),
+        span(text, "Hospital Universitario Fundación Santafé de", "HOSPITAL"),
+    ]
     assert texts(text, tidy(text, spans)) == [
         ("TERRITORIO", "Ciudad de México"),
         ("HOSPITAL", "Hospital Universitario Fundación Santafé"),
@@ -111,7 +114,10 @@ def test_time_spans_and_measures_are_not_ages():
     )
     ages = ["26 días", "5 años", "2 años", "cuatro semanas", "dos años", "17 años", "60 kilos", "63 metros", "7 meses"]
     spans = [span(text, age, "EDAD_SUJETO_ASISTENCIA") for age in ages]
-    assert texts(text, tidy(text, spans)) == [("EDAD_SUJETO_ASISTENCIA", "26 días"), ("EDAD_SUJETO_ASISTENCIA", "7 meses")]
+    assert texts(text, tidy(text, spans)) == [
+        ("EDAD_SUJETO_ASISTENCIA", "26 días"),
+        ("EDAD_SUJETO_ASISTENCIA", "7 meses"),
+    ]
 
 
 def test_an_age_takes_its_half_and_a_street_leaves_the_postal_key():
@@ -127,7 +133,9 @@ def test_an_age_takes_its_half_and_a_street_leaves_the_postal_key():
         ("EDAD_SUJETO_ASISTENCIA", "mes y medio"),
     ]
     door = "Domicilio: Calle de Emilia 46, Bajo C.\n"
-    assert tidy(door, [span(door, "Calle de Emilia 46, Bajo C", "CALLE")]) == [span(door, "Calle de Emilia 46, Bajo C", "CALLE")]
+    assert tidy(door, [span(door, "Calle de Emilia 46, Bajo C", "CALLE")]) == [
+        span(door, "Calle de Emilia 46, Bajo C", "CALLE")
+    ]
 
 
 def test_the_date_of_a_law_is_not_phi():
@@ -176,7 +184,10 @@ def test_a_street_type_that_ends_a_name_stays_in_the_name():
 
 def test_the_family_doctor_is_not_a_relative():
     text = "Su médico de familia solicitó analítica; la familia de la paciente refiere fiebre."
-    spans = [span(text, "familia", "FAMILIARES_SUJETO_ASISTENCIA"), span(text, "familia", "FAMILIARES_SUJETO_ASISTENCIA", 1)]
+    spans = [
+        span(text, "familia", "FAMILIARES_SUJETO_ASISTENCIA"),
+        span(text, "familia", "FAMILIARES_SUJETO_ASISTENCIA", 1),
+    ]
     assert tidy(text, spans) == spans[1:]
 
 
@@ -259,7 +270,9 @@ def test_the_wrapper_keeps_the_detector_name():
     assert detector.detect(Document("d", "Madrid, España")) == [Span(0, 6, "TERRITORIO", 0.9, "fixed")]
 
 
-LABELS = st.sampled_from(["CALLE", "TERRITORIO", "HOSPITAL", "NOMBRE_PERSONAL_SANITARIO", "FECHAS", "EDAD_SUJETO_ASISTENCIA"])
+LABELS = st.sampled_from(
+    ["CALLE", "TERRITORIO", "HOSPITAL", "NOMBRE_PERSONAL_SANITARIO", "FECHAS", "EDAD_SUJETO_ASISTENCIA"]
+)
 TEXT = st.text(alphabet=st.sampled_from(list("ab CDr./,:;de ló")), min_size=1, max_size=60)
 
 
@@ -278,8 +291,25 @@ def test_tidy_spans_stay_inside_the_text_and_only_streets_and_ages_grow(text, ra
         assert any(s.label == "CALLE" and s.start <= i < s.end for s in tidied)
 
 
-WORDS = st.sampled_from(["Hospital", "Complejo Hospitalario", "Clínica", "Asociación", "Real", "Vigo", "de", "a", "al",
-                         "hasta", "Marzo", "2000", ",", "-", "Universitario"])
+WORDS = st.sampled_from(
+    [
+        "Hospital",
+        "Complejo Hospitalario",
+        "Clínica",
+        "Asociación",
+        "Real",
+        "Vigo",
+        "de",
+        "a",
+        "al",
+        "hasta",
+        "Marzo",
+        "2000",
+        ",",
+        "-",
+        "Universitario",
+    ]
+)
 
 
 @given(st.lists(WORDS, min_size=1, max_size=12), st.sampled_from(["HOSPITAL", "FECHAS", "INSTITUCION"]))

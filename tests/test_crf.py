@@ -76,4 +76,3 @@ def test_a_tiny_crf_learns_and_predicts_spans_with_valid_offsets(meddocan: Path,
             assert 0 <= span.start < span.end <= len(document.text)
             assert document.text[span.start : span.end].strip() == document.text[span.start : span.end]
             assert 0.0 <= span.score <= 1.0 and span.source == "crf"
-

@@ -63,8 +63,10 @@ def test_same_key_same_output_and_seed_reproducible(tmp_path):
     first = Deidentifier(model=FakeDetector(), key=key).deidentify(NOTE).text
     assert Deidentifier(model=FakeDetector(), key=key).deidentify(NOTE).text == first
     assert Deidentifier(model=FakeDetector(), key=b"another").deidentify(NOTE).text != first
-    assert Deidentifier(model=FakeDetector(), seed=3).deidentify(NOTE).text == Deidentifier(
-        model=FakeDetector(), seed=3).deidentify(NOTE).text
+    assert (
+        Deidentifier(model=FakeDetector(), seed=3).deidentify(NOTE).text
+        == Deidentifier(model=FakeDetector(), seed=3).deidentify(NOTE).text
+    )
 
 
 def test_a_patient_key_shifts_all_notes_of_the_patient_alike():
@@ -104,8 +106,9 @@ def test_cli_folder_recursive_brat_output_and_audit(tmp_path, fake_model, capsys
     (source / "a.txt").write_text(NOTE, encoding="utf-8")
     (source / "sub" / "b.txt").write_text("Nombre: Luis Gil.\n", encoding="utf-8")
     audit = tmp_path / "audit.jsonl"
-    code = main(["deidentify", str(source), str(tmp_path / "out"), "--format", "brat", "--seed", "1",
-                 "--audit", str(audit)])
+    code = main(
+        ["deidentify", str(source), str(tmp_path / "out"), "--format", "brat", "--seed", "1", "--audit", str(audit)]
+    )
     assert code == 0
     written = read_brat(tmp_path / "out" / "a.txt")  # the .ann points at the surrogate text (read_brat checks it)
     assert len(written.spans) == 4 and "Ana Ros Pla" not in written.text
@@ -137,8 +140,23 @@ def test_cli_stdin_to_stdout(monkeypatch, capsys, fake_model):
 
 
 def test_cli_sex_swap_and_xml_output(tmp_path):
-    assert main(["deidentify", str(EXAMPLES), str(tmp_path / "out"), "--gold-spans", "--format", "xml",
-                 "--sex", "swap", "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "deidentify",
+                str(EXAMPLES),
+                str(tmp_path / "out"),
+                "--gold-spans",
+                "--format",
+                "xml",
+                "--sex",
+                "swap",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     xml = (tmp_path / "out" / "nota-02-neumologia.xml").read_text(encoding="utf-8")
     assert "Sexo: Hombre" in xml and "SEXO_SUJETO_ASISTENCIA" in xml
 

@@ -32,7 +32,9 @@ def test_with_spans_sorts_and_removes_duplicates():
 
 
 def test_edited_moves_spans_exactly():
-    document = Document("d", "Nombre: Ana. CP: 28016.", [Span(8, 11, "NOMBRE_SUJETO_ASISTENCIA"), Span(17, 22, "TERRITORIO")])
+    document = Document(
+        "d", "Nombre: Ana. CP: 28016.", [Span(8, 11, "NOMBRE_SUJETO_ASISTENCIA"), Span(17, 22, "TERRITORIO")]
+    )
     result = document.edited([Edit(8, 11, "Margarita"), Edit(0, 8, ""), Edit(17, 17, "E-")])
     assert result.text == "Margarita. CP: E-28016."
     assert [result.span_text(s) for s in result.spans] == ["Margarita", "28016"]

@@ -45,7 +45,10 @@ def test_a_lower_threshold_lets_a_single_member_through() -> None:
 
 
 def test_weights_decide_and_a_member_without_weight_has_no_say() -> None:
-    assert _voted(ANSWERS, Vote({"a": 3, "b": 1, "c": 1}, 0.5)) == [("Juan Pérez García", NAME), ("Madrid", "TERRITORIO")]
+    assert _voted(ANSWERS, Vote({"a": 3, "b": 1, "c": 1}, 0.5)) == [
+        ("Juan Pérez García", NAME),
+        ("Madrid", "TERRITORIO"),
+    ]
     assert _voted(ANSWERS, Vote({"a": 0, "b": 1, "c": 0}, 0.5)) == [("Juan Pérez", NAME)]
 
 
@@ -104,7 +107,11 @@ def test_train_ensemble_writes_a_folder_that_loads_with_either_vote(meddocan: Pa
     options = TrainOptions(features=FeatureConfig(word_frequency=False), crf=CrfSettings(max_iterations=30))
     train_model([train_dir], tmp_path / "crf", None, options)
     result = train_ensemble_model(
-        {"crf": tmp_path / "crf", "patterns": None}, tmp_path / "ensemble", dev_dir, (0.0, 1.0), (0.3, 0.6),
+        {"crf": tmp_path / "crf", "patterns": None},
+        tmp_path / "ensemble",
+        dev_dir,
+        (0.0, 1.0),
+        (0.3, 0.6),
         stress_sets=("upper",),
     )
     manifest = json.loads((tmp_path / "ensemble" / "model.json").read_text())
@@ -135,10 +142,26 @@ def test_an_ensemble_refit_on_new_members_votes_as_the_tuned_one(meddocan: Path,
         write_brat(document, tmp_path / "dev")
     options = TrainOptions(features=FeatureConfig(word_frequency=False), crf=CrfSettings(max_iterations=20))
     train_model([tmp_path / "train"], tmp_path / "crf", None, options)
-    train_ensemble_model({"crf": tmp_path / "crf", "patterns": None}, tmp_path / "tuned", tmp_path / "dev", (0.5,), (0.3,))
+    train_ensemble_model(
+        {"crf": tmp_path / "crf", "patterns": None}, tmp_path / "tuned", tmp_path / "dev", (0.5,), (0.3,)
+    )
     train_model([tmp_path / "train", tmp_path / "dev"], tmp_path / "crf-all", None, options)
     members = ["--members", f"crf={tmp_path / 'crf-all'}", "patterns"]
-    assert main(["train", "--model", "ensemble", *members, "--votes-from", str(tmp_path / "tuned"), "--out", str(tmp_path / "refit")]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "--model",
+                "ensemble",
+                *members,
+                "--votes-from",
+                str(tmp_path / "tuned"),
+                "--out",
+                str(tmp_path / "refit"),
+            ]
+        )
+        == 0
+    )
     tuned, refit = (json.loads((tmp_path / name / "model.json").read_text()) for name in ("tuned", "refit"))
     assert refit["votes"] == tuned["votes"] and refit["propagate"] == tuned["propagate"]
     assert refit["tuned_model"]["dev_scores"] == tuned["dev_scores"] and "dev_scores" not in refit
@@ -146,7 +169,9 @@ def test_an_ensemble_refit_on_new_members_votes_as_the_tuned_one(meddocan: Path,
     spans = load_detector(str(tmp_path / "refit"), vote="recall").detect(Document("x", documents[7].text))
     assert spans and all(0 <= s.start < s.end <= len(documents[7].text) for s in spans)
     with pytest.raises(FormatError, match="not for crf, neural"):
-        refit_ensemble_model({"crf": tmp_path / "crf-all", "neural": tmp_path / "crf"}, tmp_path / "x", tmp_path / "tuned")
+        refit_ensemble_model(
+            {"crf": tmp_path / "crf-all", "neural": tmp_path / "crf"}, tmp_path / "x", tmp_path / "tuned"
+        )
     with pytest.raises(FormatError, match="not an ensemble"):
         refit_ensemble_model({"crf": tmp_path / "crf-all"}, tmp_path / "x", tmp_path / "crf")
     assert not (tmp_path / "x").exists()

@@ -167,7 +167,10 @@ def test_zero_denominators_give_zero() -> None:
 
 def test_micro_average_sums_counts_over_documents_first() -> None:
     text = "Ana Gil y Eva Sanz."
-    gold = {"a": Document("a", text, [at(text, "Ana Gil", NAME)]), "b": Document("b", text, [at(text, "Eva Sanz", NAME)])}
+    gold = {
+        "a": Document("a", text, [at(text, "Ana Gil", NAME)]),
+        "b": Document("b", text, [at(text, "Eva Sanz", NAME)]),
+    }
     predicted = {"a": [at(text, "Ana Gil", NAME), at(text, "Eva", NAME)], "b": []}
     report = score(gold, predicted, {"a": 1, "b": 3})
     assert counts(report.subtask1) == (1, 1, 1)
@@ -286,7 +289,9 @@ def test_prediction_lines_are_read_as_the_organisers_scorer_reads_them(split: Pa
 
 
 def test_gold_documents_are_the_annotation_files(split: Path) -> None:
-    write(split / "brat" / "unannotated.txt", "Texto sin anotar.\n")  # no .ann: not a gold document, no prediction needed
+    write(
+        split / "brat" / "unannotated.txt", "Texto sin anotar.\n"
+    )  # no .ann: not a gold document, no prediction needed
     assert evaluate_dirs(split / "brat", split / "pred").documents == 1
 
 

@@ -45,7 +45,12 @@ def test_gold_against_gold_on_dev(meddocan, capsys) -> None:
     dev = meddocan / "dev"
     assert main(["evaluate", str(dev / "brat"), str(dev / "brat"), "--sentences", str(dev / "sentences")]) == 0
     output = capsys.readouterr().out
-    for name in ("Subtask 1 (NER)", "Subtask 2 strict (spans)", "Subtask 2 merged (spans)", "Tokens (de-identification)"):
+    for name in (
+        "Subtask 1 (NER)",
+        "Subtask 2 strict (spans)",
+        "Subtask 2 merged (spans)",
+        "Tokens (de-identification)",
+    ):
         line = next(line for line in output.splitlines() if line.startswith(name))
         assert line.split()[-3:] == ["1.0000", "1.0000", "1.0000"], line
     assert "Leak (subtask 1 FN / sentences): 0.0000" in output

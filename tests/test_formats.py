@@ -22,10 +22,7 @@ NAME, DATE, STREET = "NOMBRE_SUJETO_ASISTENCIA", "FECHAS", "CALLE"
 
 def tricky_document() -> Document:
     """A BOM, CRLF line ends, ``]]>``, a tab, a span across a line break, quotes and ampersands inside a span."""
-    text = (
-        "\ufeffNombre: Ana\r\nApellidos: Pérez\r\nGarcía\r\n"
-        'Nota: a]]>b\tc & "d"\r\nCalle: C/ "Sol" & Luna 3\r\n'
-    )
+    text = '\ufeffNombre: Ana\r\nApellidos: Pérez\r\nGarcía\r\nNota: a]]>b\tc & "d"\r\nCalle: C/ "Sol" & Luna 3\r\n'
     spans = [
         Span(text.index("Ana"), text.index("Ana") + 3, NAME),
         Span(text.index("Pérez"), text.index("García") + 6, NAME),

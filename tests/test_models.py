@@ -57,7 +57,10 @@ def test_train_writes_a_model_folder_that_loads(kind: str, meddocan: Path, tmp_p
     for document in documents[8:]:
         write_brat(document, dev_dir)
     options = TrainOptions(
-        kind=kind, features=FeatureConfig(hints=False, word_frequency=False), crf=CrfSettings(max_iterations=20), resolver=None
+        kind=kind,
+        features=FeatureConfig(hints=False, word_frequency=False),
+        crf=CrfSettings(max_iterations=20),
+        resolver=None,
     )
     info = train_model([train_dir], tmp_path / "model", dev_dir, options)
     stored = json.loads((tmp_path / "model" / "model.json").read_text())
@@ -75,20 +78,45 @@ def test_swapping_entities_moves_every_later_span_exactly() -> None:
     from anonimed.document import Span
 
     text = "Nombre: Ernesto Rivera. Vive en Lugo (España). Fecha: 03/03/1946."
-    spans = [Span(8, 22, "NOMBRE_SUJETO_ASISTENCIA"), Span(32, 36, "TERRITORIO"), Span(38, 44, "PAIS"), Span(54, 64, "FECHAS")]
-    gazetteers = Gazetteers(("Lucía",), ("Castellanos", "Ortiz"), ("Villanueva de la Serena",), ("06700",), ("Perú",), ())
+    spans = [
+        Span(8, 22, "NOMBRE_SUJETO_ASISTENCIA"),
+        Span(32, 36, "TERRITORIO"),
+        Span(38, 44, "PAIS"),
+        Span(54, 64, "FECHAS"),
+    ]
+    gazetteers = Gazetteers(
+        ("Lucía",), ("Castellanos", "Ortiz"), ("Villanueva de la Serena",), ("06700",), ("Perú",), ()
+    )
     copy = swap_entities(Document("n", text, spans), gazetteers, random.Random(3))
     assert [copy.text[s.start : s.end] for s in copy.spans][1:] == ["Villanueva de la Serena", "Perú", "03/03/1946"]
-    assert copy.text[copy.spans[0].start : copy.spans[0].end] in {"Castellanos Ortiz", "Ortiz Castellanos", "Ortiz Ortiz", "Castellanos Castellanos"}
+    assert copy.text[copy.spans[0].start : copy.spans[0].end] in {
+        "Castellanos Ortiz",
+        "Ortiz Castellanos",
+        "Ortiz Ortiz",
+        "Castellanos Castellanos",
+    }
     assert copy.text.startswith("Nombre: ") and copy.text.endswith(". Fecha: 03/03/1946.")
 
 
-def test_the_train_command_writes_a_model_folder(meddocan: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_train_command_writes_a_model_folder(
+    meddocan: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from anonimed.cli import main
 
     for document in read_brat_dir(meddocan / "train" / "brat")[:4]:
         write_brat(document, tmp_path / "train")
-    code = main(["train", "--model", "window", "--train", str(tmp_path / "train"), "--out", str(tmp_path / "m"), "--no-patterns"])
+    code = main(
+        [
+            "train",
+            "--model",
+            "window",
+            "--train",
+            str(tmp_path / "train"),
+            "--out",
+            str(tmp_path / "m"),
+            "--no-patterns",
+        ]
+    )
     assert code == 0 and "model written to" in capsys.readouterr().out
     assert json.loads((tmp_path / "m" / "model.json").read_text())["resolver"] is None
 
@@ -128,8 +156,11 @@ def test_a_crf_with_word_cluster_features_saves_its_clusters_and_loads(meddocan:
     for document in read_brat_dir(meddocan / "train" / "brat")[:6]:
         write_brat(document, tmp_path / "train")
     options = TrainOptions(
-        features=FeatureConfig(hints=False, word_frequency=False, clusters=True), crf=CrfSettings(max_iterations=10),
-        resolver=None, embeddings=tmp_path / "vectors.npz", cluster_sizes=(4, 8),
+        features=FeatureConfig(hints=False, word_frequency=False, clusters=True),
+        crf=CrfSettings(max_iterations=10),
+        resolver=None,
+        embeddings=tmp_path / "vectors.npz",
+        cluster_sizes=(4, 8),
     )
     train_model([tmp_path / "train"], tmp_path / "model", None, options)
     assert (tmp_path / "model" / CLUSTERS_FILE).is_file()

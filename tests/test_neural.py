@@ -113,8 +113,13 @@ DATES = ["12/03/2015", "3 de mayo de 2019", "27.11.2008", "enero de 2001"]
 
 def fictitious_note(number: int) -> Document:
     name, date = NAMES[number % len(NAMES)], DATES[number % len(DATES)]
-    pieces = [("Paciente: ", None), (name, "NOMBRE"), (".\nIngresa el ", None), (date, "FECHAS"),
-              (" por dolor torácico de dos días.\nAlta sin incidencias.\n", None)]
+    pieces = [
+        ("Paciente: ", None),
+        (name, "NOMBRE"),
+        (".\nIngresa el ", None),
+        (date, "FECHAS"),
+        (" por dolor torácico de dos días.\nAlta sin incidencias.\n", None),
+    ]
     text, spans = "", []
     for piece, label in pieces:
         if label:
@@ -126,8 +131,9 @@ def fictitious_note(number: int) -> Document:
 def random_embeddings() -> WordEmbeddings:
     rng = np.random.default_rng(7)
     words = ["paciente", "ingresa", "el", "de", "por", "alta", "sin", "dolor", "mayo", "enero", "0000"]
-    return WordEmbeddings(words, rng.normal(size=(len(words), 12)).astype(np.float16),
-                          rng.normal(size=(64, 12)).astype(np.float16), 3, 5)
+    return WordEmbeddings(
+        words, rng.normal(size=(len(words), 12)).astype(np.float16), rng.normal(size=(64, 12)).astype(np.float16), 3, 5
+    )
 
 
 @pytest.fixture(scope="module", params=["cnn", "lstm"])
@@ -200,7 +206,11 @@ def test_train_neural_writes_a_model_folder(tmp_path):
     assert manifest["dev_scores"]["subtask1"] == result["dev_scores"]["subtask1"]
     assert len(result["epochs"]) == 2 and manifest["training_data"]["train_documents"] == 8
     assert {p.name for p in (tmp_path / "model").iterdir()} == {
-        "model.json", "tagger.onnx", "transitions.npy", "boundaries.npy", "embeddings.npz"
+        "model.json",
+        "tagger.onnx",
+        "transitions.npy",
+        "boundaries.npy",
+        "embeddings.npz",
     }
 
 

@@ -22,7 +22,10 @@ def occupations(text: str) -> list[str]:
         ("Varón de 71 años, jubilado, antiguo carpintero, sin alergias conocidas.", ["carpintero"]),
         ("Mujer de 43 años de edad, ama de casa, alérgica al contraste yodado.", ["ama de casa"]),
         ("Paciente de 68 años de edad, diestra, casada, ocupación: hogar. Padecimiento que inicia.", ["hogar"]),
-        ("Varón de 40 años, de profesión empleado en carpintería metálica, había sido visto.", ["empleado en carpintería metálica"]),
+        (
+            "Varón de 40 años, de profesión empleado en carpintería metálica, había sido visto.",
+            ["empleado en carpintería metálica"],
+        ),
         ("Limitación de la movilidad. Mecánico de profesión, en su trabajo.", ["Mecánico"]),
         ("Desde los 25 años trabajaba como soldadora, utilizando estireno.", ["soldadora"]),
         ("Mujer de 61 años, agricultora durante treinta años en Francia.", ["agricultora"]),

@@ -193,7 +193,10 @@ def test_invalid_dni_letter_is_not_a_dni() -> None:
 
 def test_nass_control_digits_raise_the_score_and_unkeyed_numbers_need_them() -> None:
     assert nass_ok("28 12345678 40") and not nass_ok("28 12345678 41")
-    valid, invalid = DETECTOR.detect(Document("t", "NASS: 28 12345678 40")), DETECTOR.detect(Document("t", "NASS: 28 12345678 41"))
+    valid, invalid = (
+        DETECTOR.detect(Document("t", "NASS: 28 12345678 40")),
+        DETECTOR.detect(Document("t", "NASS: 28 12345678 41")),
+    )
     assert valid[0].score > invalid[0].score > 0.8
     assert found("afiliado 28 12345678 41 desde") == set()
 
@@ -244,7 +247,11 @@ def test_matches_keep_every_recognizer_and_detect_resolves_overlaps() -> None:
 
 
 def test_resolve_prefers_score_then_length() -> None:
-    spans = [Span(0, 5, "FECHAS", 0.5, "patterns"), Span(2, 8, "TERRITORIO", 0.9, "patterns"), Span(8, 9, "PAIS", 0.1, "patterns")]
+    spans = [
+        Span(0, 5, "FECHAS", 0.5, "patterns"),
+        Span(2, 8, "TERRITORIO", 0.9, "patterns"),
+        Span(8, 9, "PAIS", 0.1, "patterns"),
+    ]
     assert [s.label for s in resolve(spans)] == ["TERRITORIO", "PAIS"]
     tied = [Span(0, 3, "FECHAS", 0.5, "patterns"), Span(0, 6, "EDAD_SUJETO_ASISTENCIA", 0.5, "patterns")]
     assert [s.label for s in resolve(tied)] == ["EDAD_SUJETO_ASISTENCIA"]
@@ -291,4 +298,8 @@ def test_confident_spans_are_precise_on_dev(meddocan) -> None:
 
 def test_upper_case_text() -> None:
     text = "PACIENTE EDAD: 68 AÑOS SEXO: M. NHC: 123456. FECHA DE INGRESO: 12 DE MARZO DE 2016"
-    assert {("EDAD_SUJETO_ASISTENCIA", "68 AÑOS"), ("SEXO_SUJETO_ASISTENCIA", "M"), ("FECHAS", "12 DE MARZO DE 2016")} <= found(text)
+    assert {
+        ("EDAD_SUJETO_ASISTENCIA", "68 AÑOS"),
+        ("SEXO_SUJETO_ASISTENCIA", "M"),
+        ("FECHAS", "12 DE MARZO DE 2016"),
+    } <= found(text)

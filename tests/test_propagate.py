@@ -33,9 +33,13 @@ def test_a_common_word_of_a_name_is_found_again_after_a_title_only() -> None:
     )
     found = [Span(11, 23, "NOMBRE_SUJETO_ASISTENCIA", 0.9)]
     assert [(text[s.start : s.end], s.label) for s in propagated(text, found)] == [
-        ("Rivera", "NOMBRE_SUJETO_ASISTENCIA"), ("BUENO", "NOMBRE_SUJETO_ASISTENCIA"), ("Bueno", "NOMBRE_SUJETO_ASISTENCIA")
+        ("Rivera", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("BUENO", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("Bueno", "NOMBRE_SUJETO_ASISTENCIA"),
     ]
-    assert propagated("Nombre: Ana Blanco. Dr. blanco", [Span(8, 18, STAFF, 0.9)]) == [], "a title, then a lower-case word"
+    assert propagated("Nombre: Ana Blanco. Dr. blanco", [Span(8, 18, STAFF, 0.9)]) == [], (
+        "a title, then a lower-case word"
+    )
 
 
 def test_whole_span_texts_are_found_again_on_word_boundaries_only() -> None:
@@ -72,5 +76,6 @@ def test_a_centres_acronym_right_after_it_is_the_centre_and_is_found_again() -> 
     scale = text.index("escala")
     found = [Span(0, 43, "HOSPITAL", 1.0), Span(scale, scale + 6, "NOMBRE_SUJETO_ASISTENCIA", 1.0)]
     assert [(text[s.start : s.end], s.label) for s in propagated(text, found)] == [
-        ("CHUVI", "HOSPITAL"), ("CHUVI", "HOSPITAL")
+        ("CHUVI", "HOSPITAL"),
+        ("CHUVI", "HOSPITAL"),
     ], "an acronym after something else than a centre is left alone"

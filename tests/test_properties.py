@@ -22,10 +22,49 @@ from anonimed.text.tokenize import tokenize
 from anonimed.transform import covering_spans
 
 WORDS = [
-    "Paciente", "varón", "de", "45", "años", "Nombre", "Ana", "María", "Pérez", "Ibáñez", "NHC", "NºCol", "C/",
-    "Hospital", "Clínico", "San", "Carlos", "ingresa", "el", "03/03/2016", "28007", "Madrid", "España", "i", "amb",
-    "l'hospital", "Dr.", "DRAlberto", "tel.", "912", "345", "678", "ana.perez@correo.es", "http://x.es", "ñu",
-    "Jose\u0301", "Pe\u0301rez", "😀", "𝔸", "ª", "º", "HTA", "EPOC",
+    "Paciente",
+    "varón",
+    "de",
+    "45",
+    "años",
+    "Nombre",
+    "Ana",
+    "María",
+    "Pérez",
+    "Ibáñez",
+    "NHC",
+    "NºCol",
+    "C/",
+    "Hospital",
+    "Clínico",
+    "San",
+    "Carlos",
+    "ingresa",
+    "el",
+    "03/03/2016",
+    "28007",
+    "Madrid",
+    "España",
+    "i",
+    "amb",
+    "l'hospital",
+    "Dr.",
+    "DRAlberto",
+    "tel.",
+    "912",
+    "345",
+    "678",
+    "ana.perez@correo.es",
+    "http://x.es",
+    "ñu",
+    "Jose\u0301",
+    "Pe\u0301rez",
+    "😀",
+    "𝔸",
+    "ª",
+    "º",
+    "HTA",
+    "EPOC",
 ]
 SEPARATORS = [" ", " ", " ", "\n", "\r\n", "\r", "\t", "  ", ": ", ", ", ". ", "\u00a0", ""]
 
@@ -111,7 +150,11 @@ def test_tag_encoding_then_decoding_gives_back_every_token_aligned_span(data, te
 # --- operators ----------------------------------------------------------------------------------------------------
 
 OPERATORS = [
-    ["surrogate"], ["tag"], ["redact"], ["mask"], ["hash:8"],
+    ["surrogate"],
+    ["tag"],
+    ["redact"],
+    ["mask"],
+    ["hash:8"],
     ["surrogate", "FECHAS=mask:keep", "NAME=hash", "CONTACT=redact:[X]", "LOC=tag:coarse"],
 ]
 
@@ -157,7 +200,9 @@ def test_covering_spans_cover_every_character_once_and_nothing_else(data, text: 
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data(), st.lists(spanish_text(max_words=25), min_size=1, max_size=3), st.sampled_from(["brat", "xml", "jsonl"]))
+@given(
+    st.data(), st.lists(spanish_text(max_words=25), min_size=1, max_size=3), st.sampled_from(["brat", "xml", "jsonl"])
+)
 def test_format_round_trips_are_lossless(data, texts: list[str], target: str):
     documents = [Document(f"d{i}", text).with_spans(data.draw(spans_in(text))) for i, text in enumerate(texts)]
     with tempfile.TemporaryDirectory() as folder:

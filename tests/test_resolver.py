@@ -14,7 +14,9 @@ def span(start: int, end: int, label: str = "FECHAS", score: float = 0.9, source
 
 def test_spans_below_the_threshold_are_dropped_per_source() -> None:
     resolver = Resolver(threshold=0.5, thresholds={"patterns": 0.95})
-    kept = resolver.resolve([span(0, 4, score=0.4), span(10, 14, score=0.6), span(20, 24, score=0.9, source="patterns")])
+    kept = resolver.resolve(
+        [span(0, 4, score=0.4), span(10, 14, score=0.6), span(20, 24, score=0.9, source="patterns")]
+    )
     assert [(s.start, s.end) for s in kept] == [(10, 14)]
 
 
@@ -27,7 +29,11 @@ def test_higher_priority_wins_an_overlap_even_with_a_lower_score() -> None:
 def test_score_then_length_break_ties_between_equal_priorities() -> None:
     resolver = Resolver()
     assert Resolver().resolve([span(0, 5, score=0.7), span(3, 9, score=0.8)])[0].key == ("FECHAS", 3, 9)
-    assert resolver.resolve([span(0, 5), span(0, 9, "EDAD_SUJETO_ASISTENCIA")])[0].key == ("EDAD_SUJETO_ASISTENCIA", 0, 9)
+    assert resolver.resolve([span(0, 5), span(0, 9, "EDAD_SUJETO_ASISTENCIA")])[0].key == (
+        "EDAD_SUJETO_ASISTENCIA",
+        0,
+        9,
+    )
 
 
 def test_precision_mode_never_returns_overlapping_spans_and_keeps_separate_ones() -> None:

@@ -3,7 +3,16 @@ from __future__ import annotations
 import pytest
 
 from anonimed.formats.brat import read_brat_dir
-from anonimed.schema import COARSE_CLASSES, GROUPS, LABELS, PHI_TYPES, UnknownLabelError, canonical_label, coarse_of, group_of
+from anonimed.schema import (
+    COARSE_CLASSES,
+    GROUPS,
+    LABELS,
+    PHI_TYPES,
+    UnknownLabelError,
+    canonical_label,
+    coarse_of,
+    group_of,
+)
 
 
 def test_all_29_meddocan_types_with_a_group_and_a_coarse_class():

@@ -52,8 +52,9 @@ EXAMPLES = {
 }
 
 
-def context_for(text: str = "Nota.", spans=(), seed: int | None = 1, key: bytes | None = None, doc_id: str = "d1",
-                **options) -> SurrogateContext:
+def context_for(
+    text: str = "Nota.", spans=(), seed: int | None = 1, key: bytes | None = None, doc_id: str = "d1", **options
+) -> SurrogateContext:
     document = Document(doc_id, text, list(spans))
     return SurrogateContext(document, Keyring(key=key, seed=seed), SurrogateOptions(**options))
 
@@ -289,10 +290,16 @@ def test_surrogates_are_reproducible_with_a_seed_and_differ_without_a_key_across
 
 
 def test_with_a_key_surrogates_are_stable_across_documents():
-    a = [surrogate(label, text, context_for(key=b"k", seed=None, doc_id="a")) for label, text in EXAMPLES.items()
-         if label != "FECHAS"]
-    b = [surrogate(label, text, context_for(key=b"k", seed=None, doc_id="b")) for label, text in EXAMPLES.items()
-         if label != "FECHAS"]
+    a = [
+        surrogate(label, text, context_for(key=b"k", seed=None, doc_id="a"))
+        for label, text in EXAMPLES.items()
+        if label != "FECHAS"
+    ]
+    b = [
+        surrogate(label, text, context_for(key=b"k", seed=None, doc_id="b"))
+        for label, text in EXAMPLES.items()
+        if label != "FECHAS"
+    ]
     assert a == b
 
 

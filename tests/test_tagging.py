@@ -22,8 +22,12 @@ def test_encode_decode_is_identity(scheme):
 def test_bioes_tags():
     tags = spans_to_tags(tokenize(NOTE), SPANS, "BIOES")
     assert [t for t in tags if t != "O"] == [
-        "B-NOMBRE_SUJETO_ASISTENCIA", "I-NOMBRE_SUJETO_ASISTENCIA", "E-NOMBRE_SUJETO_ASISTENCIA",
-        "B-EDAD_SUJETO_ASISTENCIA", "E-EDAD_SUJETO_ASISTENCIA", "S-TERRITORIO",
+        "B-NOMBRE_SUJETO_ASISTENCIA",
+        "I-NOMBRE_SUJETO_ASISTENCIA",
+        "E-NOMBRE_SUJETO_ASISTENCIA",
+        "B-EDAD_SUJETO_ASISTENCIA",
+        "E-EDAD_SUJETO_ASISTENCIA",
+        "S-TERRITORIO",
     ]
 
 
@@ -41,7 +45,9 @@ def test_invalid_tag_is_a_clear_error():
         spans_to_tags([], [], "IOB2")
 
 
-words = st.lists(st.sampled_from(["Ana", "López", "28016", ",", "de", "Madrid", "70", "años", "."]), min_size=1, max_size=30)
+words = st.lists(
+    st.sampled_from(["Ana", "López", "28016", ",", "de", "Madrid", "70", "años", "."]), min_size=1, max_size=30
+)
 
 
 @given(words, st.data(), st.sampled_from(["BIO", "BIOES"]))

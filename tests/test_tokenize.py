@@ -60,6 +60,8 @@ def test_decomposed_accents_stay_inside_their_word():
     import unicodedata
 
     text = unicodedata.normalize("NFD", "José Pérez Muñoz i Çà")
-    assert [t.text for t in tokenize(text)] == [unicodedata.normalize("NFD", w) for w in ("José", "Pérez", "Muñoz", "i", "Çà")]
+    assert [t.text for t in tokenize(text)] == [
+        unicodedata.normalize("NFD", w) for w in ("José", "Pérez", "Muñoz", "i", "Çà")
+    ]
     assert [t.text for t in tokenize("e\u0301")] == ["e\u0301"]
     assert [t.text for t in tokenize("\u0301x")] == ["\u0301", "x"], "a mark with no letter before it stands alone"

@@ -58,7 +58,11 @@ def run_ours(model: str, notes: Path, out: Path) -> dict:
     detector = load_detector(model)
     loaded = time.perf_counter()
     summary = predict_dir(detector, notes, out)
-    return {"load_seconds": loaded - started, "run_seconds": time.perf_counter() - loaded, "documents": summary.documents}
+    return {
+        "load_seconds": loaded - started,
+        "run_seconds": time.perf_counter() - loaded,
+        "documents": summary.documents,
+    }
 
 
 def run_peer(name: str, train: Path, notes: Path, out: Path) -> dict:
@@ -101,8 +105,11 @@ def markdown(rows: list[dict]) -> str:
             f"{r['tokens_per_second']:,} | {r['setup_seconds']} ({r['setup']}) |"
         )
     ours = rows[0]
-    lines += ["", f"| {ours['system']} against | Δ s2 strict F1 | Δ s2 merged F1 | speed ratio (ours / theirs) |",
-              "| --- | ---: | ---: | ---: |"]
+    lines += [
+        "",
+        f"| {ours['system']} against | Δ s2 strict F1 | Δ s2 merged F1 | speed ratio (ours / theirs) |",
+        "| --- | ---: | ---: | ---: |",
+    ]
     for r in rows[1:]:
         strict = ours["subtask2_strict"]["f1"] - r["subtask2_strict"]["f1"]
         merged = ours["subtask2_merged"]["f1"] - r["subtask2_merged"]["f1"]

@@ -32,8 +32,10 @@ def summary(scores: dict) -> str:
 def main(name: str, arguments: list[str]) -> None:
     values = dict(argument.split("=", 1) for argument in arguments)
     crf = CrfSettings(
-        c1=float(values.pop("c1", 0.05)), c2=float(values.pop("c2", 0.05)),
-        max_iterations=int(values.pop("iterations", 200)), scheme=values.pop("scheme", "BIO"),  # type: ignore[arg-type]
+        c1=float(values.pop("c1", 0.05)),
+        c2=float(values.pop("c2", 0.05)),
+        max_iterations=int(values.pop("iterations", 200)),
+        scheme=values.pop("scheme", "BIO"),  # type: ignore[arg-type]
     )
     kind = values.pop("kind", "crf")
     augment = int(values.pop("augment", 0))

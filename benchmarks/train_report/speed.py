@@ -28,8 +28,10 @@ def main(model_dir: str, passes: int = 3) -> None:
         for document in documents:
             detector.detect(document)
         times.append(time.perf_counter() - started)
-    print(f"{model_dir}: load {loaded:.2f} s; {len(documents)} notes, {tokens} tokens: first pass {times[0]:.2f} s "
-          f"= {tokens / times[0]:,.0f} tokens/s, best of {passes} {min(times):.2f} s = {tokens / min(times):,.0f} tokens/s")
+    print(
+        f"{model_dir}: load {loaded:.2f} s; {len(documents)} notes, {tokens} tokens: first pass {times[0]:.2f} s "
+        f"= {tokens / times[0]:,.0f} tokens/s, best of {passes} {min(times):.2f} s = {tokens / min(times):,.0f} tokens/s"
+    )
 
 
 if __name__ == "__main__":

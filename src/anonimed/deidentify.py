@@ -326,8 +326,14 @@ def _read(source: _Source, gold_spans: bool, encoding: str, errors: str) -> Docu
     return Document(source.path.stem, read_text(source.path, encoding, errors), metadata={"path": str(source.path)})
 
 
-def _write(result: Result, source: _Source, output: Path | None, output_format: str, collection: IO[str] | None,
-           into_folder: bool) -> str:
+def _write(
+    result: Result,
+    source: _Source,
+    output: Path | None,
+    output_format: str,
+    collection: IO[str] | None,
+    into_folder: bool,
+) -> str:
     """Write one result; returns where it went (for the audit)."""
     document = result.document
     if collection is not None:

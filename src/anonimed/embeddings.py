@@ -113,7 +113,9 @@ class WordEmbeddings:
     def load(cls, path: str | Path) -> "WordEmbeddings":
         with np.load(path, allow_pickle=False) as stored:
             min_n, max_n = (int(x) for x in stored["ngram_range"])
-            return cls([str(word) for word in stored["words"]], stored["word_vectors"], stored["ngram_vectors"], min_n, max_n)
+            return cls(
+                [str(word) for word in stored["words"]], stored["word_vectors"], stored["ngram_vectors"], min_n, max_n
+            )
 
 
 def train_embeddings(
@@ -133,8 +135,16 @@ def train_embeddings(
     sentences = corpus_sentences(corpus)
     log.info("corpus: %d lines, %d tokens", len(sentences), sum(map(len, sentences)))
     model = FastText(
-        vector_size=dim, window=5, min_count=min_count, sg=1, min_n=3, max_n=5, bucket=buckets,
-        epochs=epochs, seed=seed, workers=workers,
+        vector_size=dim,
+        window=5,
+        min_count=min_count,
+        sg=1,
+        min_n=3,
+        max_n=5,
+        bucket=buckets,
+        epochs=epochs,
+        seed=seed,
+        workers=workers,
     )
     model.build_vocab(corpus_iterable=sentences)
     model.train(corpus_iterable=sentences, total_examples=len(sentences), epochs=epochs)
@@ -195,8 +205,12 @@ class WordClusters:
             centroids.append(found / np.maximum(np.linalg.norm(found, axis=1, keepdims=True), 1e-8))
             labels.append(kmeans.labels_)
         return cls(
-            list(embeddings.words), np.stack(labels, axis=1).astype(np.int16), centroids,
-            embeddings.ngram_vectors, embeddings.min_n, embeddings.max_n,
+            list(embeddings.words),
+            np.stack(labels, axis=1).astype(np.int16),
+            centroids,
+            embeddings.ngram_vectors,
+            embeddings.min_n,
+            embeddings.max_n,
         )
 
     def save(self, path: str | Path) -> None:
@@ -223,6 +237,10 @@ class WordClusters:
             count = sum(1 for name in stored.files if name.startswith("centroids_"))
             centroids = [stored[f"centroids_{i}"].astype(np.float32) for i in range(count)]
             return cls(
-                [str(word) for word in stored["words"]], stored["word_clusters"], centroids,
-                stored["ngram_vectors"], min_n, max_n,
+                [str(word) for word in stored["words"]],
+                stored["word_clusters"],
+                centroids,
+                stored["ngram_vectors"],
+                min_n,
+                max_n,
             )

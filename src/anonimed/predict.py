@@ -64,7 +64,9 @@ def predict_dir(
     if not in_dir.is_dir():
         raise FormatError(in_dir, "is not a directory")
     if out_dir.resolve() == in_dir.resolve():
-        raise ValueError(f"{out_dir}: the output folder must differ from the input folder (inputs are never overwritten)")
+        raise ValueError(
+            f"{out_dir}: the output folder must differ from the input folder (inputs are never overwritten)"
+        )
     out_dir.mkdir(parents=True, exist_ok=True)
     summary = PredictSummary()
     started = time.perf_counter()
@@ -72,7 +74,9 @@ def predict_dir(
         try:
             document = Document(path.stem, read_text(path, encoding, errors), metadata={"path": str(path)})
             annotated = predict_document(detector, document)
-            write_files_atomic({out_dir / f"{path.stem}.ann": format_ann(annotated), out_dir / path.name: document.text})
+            write_files_atomic(
+                {out_dir / f"{path.stem}.ann": format_ann(annotated), out_dir / path.name: document.text}
+            )
         except Exception as error:  # noqa: BLE001 - one bad note (or a detector's bug on it) must not stop the batch
             summary.failures[str(path)] = describe_failure(error)
             log.error("%s: %s", path, summary.failures[str(path)])
@@ -82,4 +86,3 @@ def predict_dir(
         summary.spans.update(span.label for span in annotated.spans)
     summary.seconds = time.perf_counter() - started
     return summary
-

@@ -39,7 +39,9 @@ _TYPES = (
     PhiType("NUMERO_FAX", "CONTACT", "NUM", "fax numbers", True),
     PhiType("CORREO_ELECTRONICO", "CONTACT", "DIR", "e-mail addresses", True),
     PhiType("URL_WEB", "CONTACT", "DIR", "web addresses", False),
-    PhiType("ID_SUJETO_ASISTENCIA", "ID", "NUM", "patient identifiers (NHC, CIPA, DNI/NIF, passport), ethnic group", True),
+    PhiType(
+        "ID_SUJETO_ASISTENCIA", "ID", "NUM", "patient identifiers (NHC, CIPA, DNI/NIF, passport), ethnic group", True
+    ),
     PhiType("ID_CONTACTO_ASISTENCIAL", "ID", "NUM", "episode or care-contact numbers", True),
     PhiType("ID_ASEGURAMIENTO", "ID", "NUM", "social-security affiliation number (NASS)", True),
     PhiType("ID_TITULACION_PERSONAL_SANITARIO", "ID", "NUM", "clinician's professional registration number", True),

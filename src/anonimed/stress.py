@@ -63,11 +63,15 @@ def _same_length_case(text: str, convert: Callable[[str], str]) -> str:
 
 
 def upper_case(document: Document, rng: random.Random | None = None) -> Document:
-    return Document(document.id, _same_length_case(document.text, str.upper), list(document.spans), dict(document.metadata))
+    return Document(
+        document.id, _same_length_case(document.text, str.upper), list(document.spans), dict(document.metadata)
+    )
 
 
 def lower_case(document: Document, rng: random.Random | None = None) -> Document:
-    return Document(document.id, _same_length_case(document.text, str.lower), list(document.spans), dict(document.metadata))
+    return Document(
+        document.id, _same_length_case(document.text, str.lower), list(document.spans), dict(document.metadata)
+    )
 
 
 def collapse_lines(document: Document, rng: random.Random | None = None) -> Document:
@@ -77,7 +81,11 @@ def collapse_lines(document: Document, rng: random.Random | None = None) -> Docu
 
 
 def _key_matches(document: Document) -> list[re.Match[str]]:
-    return [m for m in _KEY.finditer(document.text) if not any(s.start < m.end() and m.start() < s.end for s in document.spans)]
+    return [
+        m
+        for m in _KEY.finditer(document.text)
+        if not any(s.start < m.end() and m.start() < s.end for s in document.spans)
+    ]
 
 
 def remove_header_keys(document: Document, rng: random.Random | None = None) -> Document:

@@ -80,14 +80,19 @@ def training_documents(train_dirs: Sequence[str | Path], options: TrainOptions) 
 
 
 def train_model(
-    train_dirs: Sequence[str | Path], out_dir: str | Path, dev_dir: str | Path | None = None, options: TrainOptions = TrainOptions()
+    train_dirs: Sequence[str | Path],
+    out_dir: str | Path,
+    dev_dir: str | Path | None = None,
+    options: TrainOptions = TrainOptions(),
 ) -> ModelInfo:
     """Train on the BRAT folders ``train_dirs``, write the model folder ``out_dir``, score it on ``dev_dir`` if given."""
     if options.kind not in MODEL_FILES:
         raise ValueError(f"unknown model kind {options.kind!r}: use one of {', '.join(MODEL_FILES)}")
     out_dir = Path(out_dir)
     documents, originals = training_documents(train_dirs, options)
-    log.info("training a %s on %d documents (%d augmented copies)", options.kind, len(documents), len(documents) - originals)
+    log.info(
+        "training a %s on %d documents (%d augmented copies)", options.kind, len(documents), len(documents) - originals
+    )
     info = ModelInfo(
         kind=options.kind,
         model_file=MODEL_FILES[options.kind],
@@ -124,8 +129,12 @@ def train_model(
 
 
 def train_neural_model(
-    train_dirs: Sequence[str | Path], out_dir: str | Path, dev_dir: str | Path, embeddings: str | Path,
-    config: "NeuralConfig", options: TrainOptions = TrainOptions(),
+    train_dirs: Sequence[str | Path],
+    out_dir: str | Path,
+    dev_dir: str | Path,
+    embeddings: str | Path,
+    config: "NeuralConfig",
+    options: TrainOptions = TrainOptions(),
 ) -> dict[str, Any]:
     """Train the BiLSTM-CRF on ``train_dirs`` (plus augmented copies), stopping early on ``dev_dir``.
 
@@ -137,20 +146,34 @@ def train_neural_model(
     documents, originals = training_documents(train_dirs, options)
     dev_docs = _read_annotated(dev_dir)
     counts = _official_sentence_counts(dev_dir, dev_docs)
-    log.info("training a neural tagger on %d documents (%d augmented copies)", len(documents), len(documents) - originals)
+    log.info(
+        "training a neural tagger on %d documents (%d augmented copies)", len(documents), len(documents) - originals
+    )
     provenance = {
-        "data": [str(Path(d)) for d in train_dirs], "dev": str(Path(dev_dir)), "documents": originals,
-        "augmented_copies": len(documents) - originals, "augment": options.augment, "layouts": options.layouts,
+        "data": [str(Path(d)) for d in train_dirs],
+        "dev": str(Path(dev_dir)),
+        "documents": originals,
+        "augmented_copies": len(documents) - originals,
+        "augment": options.augment,
+        "layouts": options.layouts,
         "anonimed_version": __version__,
     }
     return train_neural(
-        documents, dev_docs, out_dir, config, options.seed,
-        embeddings=embeddings, dev_sentence_counts=counts, provenance=provenance,
+        documents,
+        dev_docs,
+        out_dir,
+        config,
+        options.seed,
+        embeddings=embeddings,
+        dev_sentence_counts=counts,
+        provenance=provenance,
     )
 
 
 def train_ensemble_model(
-    member_folders: Mapping[str, str | Path | None], out_dir: str | Path, dev_dir: str | Path,
+    member_folders: Mapping[str, str | Path | None],
+    out_dir: str | Path,
+    dev_dir: str | Path,
     weight_choices: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0),
     thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8),
     stress_sets: Sequence[str] = (),
@@ -193,7 +216,9 @@ def train_ensemble_model(
             vote = Vote(weights, threshold, soft=soft)
             tried.append((vote, _figures(tuner.report(vote))))
     log.info("%d votes tried in %.0f s", len(tried), time.perf_counter() - started)
-    balanced, balanced_figures = max(tried, key=lambda item: (item[1]["subtask1"]["f1"], item[1]["subtask2_merged"]["recall"]))
+    balanced, balanced_figures = max(
+        tried, key=lambda item: (item[1]["subtask1"]["f1"], item[1]["subtask2_merged"]["recall"])
+    )
     same_weights = [item for item in tried if item[0].weights == balanced.weights and item[0].soft == balanced.soft]
     recall, _ = max(same_weights, key=lambda item: _f_beta(item[1]["subtask2_merged"], 2.0))
     balanced, balanced_figures = _tune_label_thresholds(
@@ -203,8 +228,12 @@ def train_ensemble_model(
     settings = {"balanced": balanced, "recall": recall}
     about = {
         "training": {
-            "dev": str(Path(dev_dir)), "documents": len(dev), "stress_sets": list(stress_sets),
-            "votes_tried": len(tried), "weight_choices": list(weight_choices), "thresholds": list(thresholds),
+            "dev": str(Path(dev_dir)),
+            "documents": len(dev),
+            "stress_sets": list(stress_sets),
+            "votes_tried": len(tried),
+            "weight_choices": list(weight_choices),
+            "thresholds": list(thresholds),
             "soft_choices": list(soft_choices),
             "members": {name: str(folder) if folder else "built-in" for name, folder in member_folders.items()},
             "anonimed_version": __version__,
@@ -215,8 +244,11 @@ def train_ensemble_model(
         "tuning_scores": {key: _figures(tuner.report(vote, propagate=True)) for key, vote in settings.items()},
     }
     write_ensemble(
-        out_dir, {n: Path(f) if f else None for n, f in member_folders.items()},
-        settings, "balanced", about,
+        out_dir,
+        {n: Path(f) if f else None for n, f in member_folders.items()},
+        settings,
+        "balanced",
+        about,
     )
     return about["dev_scores"] | {"votes": {"balanced": balanced.to_dict(), "recall": recall.to_dict()}}
 
@@ -251,14 +283,22 @@ def refit_ensemble_model(
         "tuned_model": {key: manifest[key] for key in ("training", "dev_scores") if key in manifest},
     }
     write_ensemble(
-        out_dir, {name: Path(folder) if folder else None for name, folder in member_folders.items()},
-        votes, manifest["default_vote"], about, manifest.get("propagate", False),
+        out_dir,
+        {name: Path(folder) if folder else None for name, folder in member_folders.items()},
+        votes,
+        manifest["default_vote"],
+        about,
+        manifest.get("propagate", False),
     )
     return {key: vote.to_dict() for key, vote in votes.items()}
 
 
 def _tune_label_thresholds(
-    tuner: VoteTuner, vote: Vote, figures: dict[str, Any], thresholds: Sequence[float], gold: Sequence[Document],
+    tuner: VoteTuner,
+    vote: Vote,
+    figures: dict[str, Any],
+    thresholds: Sequence[float],
+    gold: Sequence[Document],
     min_mentions: int,
 ) -> tuple[Vote, dict[str, Any]]:
     """Let each frequent type (``min_mentions`` gold mentions or more) have its own threshold where that raises
@@ -311,7 +351,8 @@ def score_on(info: ModelInfo, model_dir: Path, dev_dir: str | Path) -> dict[str,
     scores.update(data=str(Path(dev_dir)), documents=len(gold), tokens_per_second=round(tokens / seconds))
     log.info(
         "dev: subtask 1 P/R/F1 %.4f/%.4f/%.4f, subtask 2 merged R %.4f, %d tokens/s",
-        *(report["subtask1"][k] for k in ("precision", "recall", "f1")), report["subtask2_merged"]["recall"],
+        *(report["subtask1"][k] for k in ("precision", "recall", "f1")),
+        report["subtask2_merged"]["recall"],
         scores["tokens_per_second"],
     )
     return scores
@@ -342,4 +383,6 @@ def find_gazetteers(start: str | Path) -> Path:
     for folder in [Path(start).resolve(), *Path(start).resolve().parents]:
         if (folder / _GAZETTEER_MARKER).is_dir():
             return folder
-    raise FormatError(start, f"no gazetteer folder ({_GAZETTEER_MARKER}/...) here or above; pass the data folder explicitly")
+    raise FormatError(
+        start, f"no gazetteer folder ({_GAZETTEER_MARKER}/...) here or above; pass the data folder explicitly"
+    )

@@ -25,7 +25,8 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     """``--model`` and ``--vote``: which detector runs."""
     parser.add_argument("--model", default=None, help="a model name or model folder (default: the shipped model)")
     parser.add_argument(
-        "--vote", default=None,
+        "--vote",
+        default=None,
         help="an ensemble's vote setting: balanced or recall (misses less, flags more); the default model predicts "
         "with balanced and de-identifies with recall",
     )

@@ -25,16 +25,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("output", metavar="OUTPUT")
     add_model_options(parser)
     parser.add_argument(
-        "--operator", action="append", default=[], metavar="[TYPE=]OPERATOR",
+        "--operator",
+        action="append",
+        default=[],
+        metavar="[TYPE=]OPERATOR",
         help="tag, tag:coarse, redact, redact:MARKER, mask, mask:keep, hash, hash:LENGTH or surrogate (the default), "
         "for every type or for one TYPE (a PHI type, group or coarse class); repeatable, later ones win",
     )
     parser.add_argument(
-        "--config", help="a YAML or TOML file: default, operators (TYPE: OPERATOR), sex (keep|swap), kinship (swap|keep)"
+        "--config",
+        help="a YAML or TOML file: default, operators (TYPE: OPERATOR), sex (keep|swap), kinship (swap|keep)",
     )
-    parser.add_argument("--sex", choices=("keep", "swap"), help="keep the patient's sex as written (default) or swap it")
     parser.add_argument(
-        "--kinship", choices=("swap", "keep"),
+        "--sex", choices=("keep", "swap"), help="keep the patient's sex as written (default) or swap it"
+    )
+    parser.add_argument(
+        "--kinship",
+        choices=("swap", "keep"),
         help="swap relatives' kinship words for others (default: madre → abuela) or keep them (family history keeps its "
         "meaning; names are replaced either way)",
     )

@@ -13,7 +13,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="train fastText-style word embeddings on unlabeled text (gensim)",
         description="Trains skip-gram subword embeddings and stores them compactly (float16, capped vocabulary).",
     )
-    parser.add_argument("--corpus", nargs="+", required=True, help=".txt files, folders of them, or .jsonl(.gz) with a 'text' field")
+    parser.add_argument(
+        "--corpus", nargs="+", required=True, help=".txt files, folders of them, or .jsonl(.gz) with a 'text' field"
+    )
     parser.add_argument("--out", required=True, help="the .npz file to write")
     parser.add_argument("--dim", type=int, default=100)
     parser.add_argument("--vocabulary", type=int, default=30_000, help="most frequent words kept (default 30000)")
@@ -25,8 +27,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     embeddings = train_embeddings(
-        arguments.corpus, dim=arguments.dim, vocabulary=arguments.vocabulary, buckets=arguments.buckets,
-        epochs=arguments.epochs, seed=arguments.seed,
+        arguments.corpus,
+        dim=arguments.dim,
+        vocabulary=arguments.vocabulary,
+        buckets=arguments.buckets,
+        epochs=arguments.epochs,
+        seed=arguments.seed,
     )
     embeddings.save(arguments.out)
     print(f"{len(embeddings.words)} words × {embeddings.dim} dimensions written to {arguments.out}")

@@ -26,50 +26,76 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--model", choices=("crf", "window", "neural", "ensemble"), default="crf", help="what to train (default: crf)"
     )
     parser.add_argument("--train", nargs="+", metavar="DIR", help="annotated BRAT folder(s) (all but ensemble)")
-    parser.add_argument("--dev", metavar="DIR", help="annotated BRAT folder to score on (neural: early stopping; "
-                        "ensemble: tuning the vote)")
+    parser.add_argument(
+        "--dev",
+        metavar="DIR",
+        help="annotated BRAT folder to score on (neural: early stopping; ensemble: tuning the vote)",
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="the model folder to write")
-    parser.add_argument("--seed", type=int, default=0, help="seed of augmentation, the SVM and the network (default: 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of augmentation, the SVM and the network (default: 0)"
+    )
     parser.add_argument("--augment", type=int, default=0, metavar="N", help="swapped-entity copies of each note")
     parser.add_argument(
-        "--layouts", action="store_true",
+        "--layouts",
+        action="store_true",
         help="write each augmented copy in another layout (capitals, no header keys, other keys, one line...)",
     )
     parser.add_argument(
         "--gazetteers", metavar="DIR", help="folder of the gazetteers for --augment (default: found above --train)"
     )
-    parser.add_argument("--no-patterns", action="store_true", help="crf, window: no pattern hints, no pattern spans merged")
     parser.add_argument(
-        "--embeddings", metavar="FILE",
+        "--no-patterns", action="store_true", help="crf, window: no pattern hints, no pattern spans merged"
+    )
+    parser.add_argument(
+        "--embeddings",
+        metavar="FILE",
         help="word vectors from 'anonimed embed': the neural tagger's input (required); crf, window: their k-means "
         "clusters become features",
     )
     neural = parser.add_argument_group("neural tagger")
     neural.add_argument("--preset", default="dismed", help="default, neuroner, nlnde or dismed (default: dismed)")
-    neural.add_argument("--options", metavar="JSON", help='config changes, e.g. \'{"max_epochs": 10}\'')
+    neural.add_argument("--options", metavar="JSON", help="config changes, e.g. '{\"max_epochs\": 10}'")
     ensemble = parser.add_argument_group("ensemble")
     ensemble.add_argument(
-        "--members", nargs="+", metavar="NAME=DIR",
+        "--members",
+        nargs="+",
+        metavar="NAME=DIR",
         help="trained model folders that vote, by name; the bare name 'patterns' adds the pattern recognizers",
     )
     ensemble.add_argument(
-        "--weights", nargs="+", type=float, default=[0.0, 0.5, 1.0, 1.5, 2.0], metavar="W",
+        "--weights",
+        nargs="+",
+        type=float,
+        default=[0.0, 0.5, 1.0, 1.5, 2.0],
+        metavar="W",
         help="weights tried for each member but the first, whose weight is 1 (default: 0 0.5 1 1.5 2)",
     )
     ensemble.add_argument(
-        "--thresholds", nargs="+", type=float, default=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], metavar="T",
+        "--thresholds",
+        nargs="+",
+        type=float,
+        default=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+        metavar="T",
         help="vote thresholds tried, as shares of the total weight (default: 0.1 to 0.8 by 0.1)",
     )
     ensemble.add_argument(
-        "--votes-from", metavar="DIR",
+        "--votes-from",
+        metavar="DIR",
         help="take the votes of this tuned ensemble instead of tuning (members retrained on more data, dev included)",
     )
     ensemble.add_argument(
-        "--stress-sets", nargs="+", default=[], metavar="SET",
+        "--stress-sets",
+        nargs="+",
+        default=[],
+        metavar="SET",
         help="tune on dev and on these stress versions of it (upper, lower, one_line, no_keys, other_keys, radiology)",
     )
     ensemble.add_argument(
-        "--vote-kinds", nargs="+", choices=("hard", "soft"), default=["hard", "soft"],
+        "--vote-kinds",
+        nargs="+",
+        choices=("hard", "soft"),
+        default=["hard", "soft"],
         help="hard votes (one weight a member) and/or soft ones (weight × span score); default: both",
     )
     parser.set_defaults(run=run)
@@ -114,8 +140,10 @@ def _train_neural(arguments: argparse.Namespace, options: "TrainOptions") -> int
     if arguments.options:
         config = config.with_options(**json.loads(arguments.options))
     result = train_neural_model(arguments.train, arguments.out, arguments.dev, arguments.embeddings, config, options)
-    print(f"model written to {arguments.out} ({result['training_seconds']:.0f} s of training, "
-          f"epoch {result['best_epoch']} kept)")
+    print(
+        f"model written to {arguments.out} ({result['training_seconds']:.0f} s of training, "
+        f"epoch {result['best_epoch']} kept)"
+    )
     _print_figures(result["dev_scores"])
     return 0
 
@@ -140,7 +168,12 @@ def _train_ensemble(arguments: argparse.Namespace) -> int:
         print(json.dumps(votes, indent=1))
         return 0
     result = train_ensemble_model(
-        members, arguments.out, arguments.dev, arguments.weights, arguments.thresholds, arguments.stress_sets,
+        members,
+        arguments.out,
+        arguments.dev,
+        arguments.weights,
+        arguments.thresholds,
+        arguments.stress_sets,
         [kind == "soft" for kind in arguments.vote_kinds],
     )
     print(f"ensemble written to {arguments.out}")

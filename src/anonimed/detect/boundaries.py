@@ -140,7 +140,8 @@ _CONTEXT = 40  # characters read before a span for _NOT_PHI
 _HEADER_KEYS = frozenset(
     key.rstrip(".").casefold()
     for key in (
-        *HEADER_KEYS, *(variant for variants in HEADER_KEYS.values() for variant in variants),
+        *HEADER_KEYS,
+        *(variant for variants in HEADER_KEYS.values() for variant in variants),
         *(part.strip() for keys in RADIOLOGY_KEYS.values() for part in keys.split("/")),
     )
 )
@@ -171,9 +172,13 @@ _FLOOR = r"\d+[ \t]*[ªºa°]\.?[ \t]*planta|planta[ \t]+-?\d+"
 _ENDS_BEFORE = (
     (None, re.compile(r"\s(?:que|como)\s")),  # a clause goes on: ... de Majadahonda como Trichorderma
     (CENTRE_TYPES, re.compile(rf"\s(?:(?:{_DEPARTMENT}|Edificio|Edifici|Pabell[oó]n)\b|{_FLOOR}\b)", re.IGNORECASE)),
-    (NAME_TYPES, re.compile(
-        rf"\s(?:{_DEPARTMENT}|Jef[ea]|Residente|Supervisora?|Enfermer[oa]|Adjunt[oa]|Facultativ[oa])\b", re.IGNORECASE,
-    )),
+    (
+        NAME_TYPES,
+        re.compile(
+            rf"\s(?:{_DEPARTMENT}|Jef[ea]|Residente|Supervisora?|Enfermer[oa]|Adjunt[oa]|Facultativ[oa])\b",
+            re.IGNORECASE,
+        ),
+    ),
 )
 _FLOOR_AND_GAP = re.compile(rf"(?:{_FLOOR})[\s.,;:-]+", re.IGNORECASE)
 _STREET_AND_NUMBER = re.compile(r"[A-ZÁÉÍÓÚÑ]\D*\d")
@@ -214,8 +219,10 @@ def _cut(text: str, span: Span) -> Span | None:
             end = found.start() if found else end
     start = span.start
     floor = _FLOOR_AND_GAP.search(text, start, end) if span.label == STREET else None
-    if floor and not any(c.isdigit() for c in text[start : floor.start()]) and _STREET_AND_NUMBER.match(
-        text, floor.end(), end
+    if (
+        floor
+        and not any(c.isdigit() for c in text[start : floor.start()])
+        and _STREET_AND_NUMBER.match(text, floor.end(), end)
     ):
         start = floor.end()  # the floor came first; the street and its number follow
     return _trimmed(text, replace(span, start=start, end=end))
@@ -234,7 +241,9 @@ def _split(text: str, span: Span) -> list[Span]:
         return [span]
     parts, start, label = [], span.start, span.label
     for cut_start, cut_end, next_label in cuts:
-        parts.append(_trimmed(text, replace(span, start=start, end=cut_start, label=label)) if cut_start > start else None)
+        parts.append(
+            _trimmed(text, replace(span, start=start, end=cut_start, label=label)) if cut_start > start else None
+        )
         start, label = cut_end, next_label
     parts.append(_trimmed(text, replace(span, start=start, label=label)))
     return [part for part in parts if part is not None]
@@ -318,8 +327,10 @@ def _join_streets(text: str, spans: list[Span]) -> list[Span]:
     for span in spans:
         previous = joined[-1] if joined else None
         if (
-            previous is not None and previous.label == STREET == span.label
-            and previous.end < span.start and _SPACES.fullmatch(text, previous.end, span.start)
+            previous is not None
+            and previous.label == STREET == span.label
+            and previous.end < span.start
+            and _SPACES.fullmatch(text, previous.end, span.start)
         ):
             joined[-1] = replace(previous, end=span.end, score=min(previous.score, span.score))
         else:

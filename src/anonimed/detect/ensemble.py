@@ -136,8 +136,12 @@ class VoteTuner:
     ``answers`` maps a member name to its spans per document id (the members' output on annotated notes).
     """
 
-    def __init__(self, gold: Sequence[Document], answers: Mapping[str, Mapping[str, Sequence[Span]]],
-                 sentence_counts: Mapping[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        gold: Sequence[Document],
+        answers: Mapping[str, Mapping[str, Sequence[Span]]],
+        sentence_counts: Mapping[str, int] | None = None,
+    ) -> None:
         self.gold = list(gold)
         self.sentence_counts = sentence_counts
         self._prepared = []

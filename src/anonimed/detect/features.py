@@ -123,7 +123,9 @@ class FeatureExtractor:
             if lower in self._surnames:
                 features.append("SN")
         if self._clusters is not None:
-            features += [f"c{size}={cluster}" for size, cluster in zip(self._clusters.sizes, self._clusters.clusters(word))]
+            features += [
+                f"c{size}={cluster}" for size, cluster in zip(self._clusters.sizes, self._clusters.clusters(word))
+            ]
         return features
 
     def _lexical_features(self, word: str) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:
@@ -253,7 +255,6 @@ def _capitalised_runs(tokens: Sequence[Token]) -> list[tuple[int, int]]:
         runs.append((first, last))
         index = last + 1
     return runs
-
 
 
 class TokenTagger(ABC):

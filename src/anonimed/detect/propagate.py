@@ -95,7 +95,10 @@ def _other_mentions(text: str, spans: list[Span]) -> list[Span]:
         if not keys:
             continue
         pattern = re.compile(
-            before + r"(?<!\w)(?P<key>" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)) + r")(?!\w)",
+            before
+            + r"(?<!\w)(?P<key>"
+            + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+            + r")(?!\w)",
             re.IGNORECASE,
         )
         for match in pattern.finditer(text):  # matches never overlap one another

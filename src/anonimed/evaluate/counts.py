@@ -31,4 +31,11 @@ class Counts:
         return 2 * ((p * r) / (p + r)) if p + r else 0.0
 
     def to_dict(self) -> dict[str, float | int]:
-        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "precision": self.precision, "recall": self.recall, "f1": self.f1}
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+        }

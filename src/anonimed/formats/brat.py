@@ -54,7 +54,9 @@ def parse_ann(content: str, text: str, path: str | Path = "<ann>", check_labels:
             raise FormatError(path, f"offsets {start} {end} fall outside the text ({len(text)} characters)", number)
         if len(fields) >= 3 and len(pairs) == 1 and fields[2] != _one_line(text[start:end]):
             raise FormatError(
-                path, f"annotated text {fields[2]!r} does not match the text at {start}-{end}: {text[start:end]!r}", number
+                path,
+                f"annotated text {fields[2]!r} does not match the text at {start}-{end}: {text[start:end]!r}",
+                number,
             )
         spans.append(Span(start, end, label))
     return spans

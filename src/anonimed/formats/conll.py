@@ -144,7 +144,8 @@ def _rebuild(block: _Block, path: Path) -> tuple[str, list[Token]]:
         end = start + len(row.text) if end is None else end
         if start < cursor or end - start != len(row.text):
             raise FormatError(
-                path, f"token {row.text!r} at {start}-{end} overlaps the previous token or does not fit its offsets",
+                path,
+                f"token {row.text!r} at {start}-{end} overlaps the previous token or does not fit its offsets",
                 row.line,
             )
         gap = start - cursor

@@ -44,7 +44,7 @@ def decode_text(data: bytes, source: str | Path, encoding: str = "utf-8", errors
     except UnicodeDecodeError as error:
         raise FormatError(
             source,
-            f"is not valid {encoding}: byte {error.start} ({data[error.start:error.start + 1]!r}) "
+            f"is not valid {encoding}: byte {error.start} ({data[error.start : error.start + 1]!r}) "
             f"cannot be decoded; give another encoding (--encoding latin-1) or --errors replace",
         ) from None
     except LookupError as error:

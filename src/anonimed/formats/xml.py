@@ -75,8 +75,8 @@ def format_xml(document: Document) -> str:
         except UnknownLabelError as error:
             raise ValueError(f"document {document.id!r}: span [{span.start}, {span.end}): {error}") from None
         lines.append(
-            f"    <{group} id=\"T{number}\" start=\"{span.start}\" end=\"{span.end}\" "
-            f"text={_attribute(document.text[span.start:span.end])} TYPE={_attribute(span.label)} comment=\"\"/>\n"
+            f'    <{group} id="T{number}" start="{span.start}" end="{span.end}" '
+            f'text={_attribute(document.text[span.start : span.end])} TYPE={_attribute(span.label)} comment=""/>\n'
         )
     lines.append("  </TAGS>\n</MEDDOCAN>\n")
     return "".join(lines)

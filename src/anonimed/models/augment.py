@@ -46,7 +46,9 @@ class Gazetteers:
             return tuple(value for value in rows[:limit] if value)
 
         # The most frequent names only: rare INE entries are mostly spelling variants that no note would contain.
-        given = column("spanish-names-ine/hombres.csv", "nombre", 3000) + column("spanish-names-ine/mujeres.csv", "nombre", 3000)
+        given = column("spanish-names-ine/hombres.csv", "nombre", 3000) + column(
+            "spanish-names-ine/mujeres.csv", "nombre", 3000
+        )
         return cls(
             given_names=tuple(_title(n) for n in given),
             surnames=tuple(_title(n) for n in column("spanish-names-ine/apellidos.csv", "apellido", 5000)),

@@ -54,9 +54,13 @@ def write_ensemble(
         shutil.copytree(folder, building / name)
         members.append({"name": name, "folder": name})
     manifest = {
-        "kind": KIND, "format_version": FORMAT_VERSION, "members": members,
-        "votes": {key: vote.to_dict() for key, vote in votes.items()}, "default_vote": default_vote,
-        "propagate": propagate, **about,
+        "kind": KIND,
+        "format_version": FORMAT_VERSION,
+        "members": members,
+        "votes": {key: vote.to_dict() for key, vote in votes.items()},
+        "default_vote": default_vote,
+        "propagate": propagate,
+        **about,
     }
     write_text_atomic(building / "model.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     if directory.exists():
@@ -71,7 +75,9 @@ def load_ensemble(
 
     def build(manifest: dict[str, Any], path: Path) -> Detector:
         if manifest.get("format_version") != FORMAT_VERSION:
-            raise FormatError(path, f"ensemble format {manifest.get('format_version')!r}; this anonimed reads {FORMAT_VERSION}")
+            raise FormatError(
+                path, f"ensemble format {manifest.get('format_version')!r}; this anonimed reads {FORMAT_VERSION}"
+            )
         votes = manifest["votes"]
         chosen = vote or manifest["default_vote"]
         if chosen not in votes:

@@ -50,7 +50,9 @@ def write_model_info(directory: str | Path, info: ModelInfo) -> None:
 def read_model_info(directory: str | Path) -> ModelInfo:
     def build(values: dict[str, Any], path: Path) -> ModelInfo:
         if values.get("format_version") != FORMAT_VERSION:
-            raise FormatError(path, f"model format {values.get('format_version')!r}; this anonimed reads {FORMAT_VERSION}")
+            raise FormatError(
+                path, f"model format {values.get('format_version')!r}; this anonimed reads {FORMAT_VERSION}"
+            )
         if values.get("kind") not in KINDS:
             raise FormatError(path, f"unknown model kind {values.get('kind')!r}; known: {', '.join(KINDS)}")
         values["features"] = FeatureConfig.from_dict(values["features"])

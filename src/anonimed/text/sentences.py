@@ -56,7 +56,9 @@ def _sentence_ends(text: str, line_start: int, line_end: int) -> list[int]:
         before = text[sentence_start : mark.start()]
         if mark.group().startswith(".") and not mark.group().startswith(".."):
             word = _WORD_BEFORE.search(before)
-            if word and (word.group(1).lower() in ABBREVIATIONS or (len(word.group(1)) == 1 and word.group(1).isalpha())):
+            if word and (
+                word.group(1).lower() in ABBREVIATIONS or (len(word.group(1)) == 1 and word.group(1).isalpha())
+            ):
                 continue
             if _LIST_MARKER.fullmatch(before):
                 continue

@@ -29,7 +29,10 @@ def _split_camel(start: int, run: str) -> list[Token]:
         i
         for i in range(1, len(run))
         if run[i].isupper()
-        and (run[i - 1].islower() or (run[i - 1].isupper() and run[i + 1 : i + 3].islower() and len(run[i + 1 : i + 3]) == 2))
+        and (
+            run[i - 1].islower()
+            or (run[i - 1].isupper() and run[i + 1 : i + 3].islower() and len(run[i + 1 : i + 3]) == 2)
+        )
     ]
     if not cuts:
         return [Token(start, start + len(run), run)]

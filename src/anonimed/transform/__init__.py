@@ -7,7 +7,23 @@ from anonimed.transform.operators import Hash, Mask, Operator, Redact, Surrogate
 from anonimed.transform.surrogates import SurrogateContext, SurrogateOptions
 
 __all__ = [
-    "Hash", "Keyring", "Mask", "Operator", "OperatorPlan", "Redact", "Replacement", "Surrogate", "SurrogateContext",
-    "SurrogateOptions", "Tag", "TransformConfig", "Transformed", "apply_plan", "build_config", "load_settings",
-    "make_operator", "covering_spans", "read_key",
+    "Hash",
+    "Keyring",
+    "Mask",
+    "Operator",
+    "OperatorPlan",
+    "Redact",
+    "Replacement",
+    "Surrogate",
+    "SurrogateContext",
+    "SurrogateOptions",
+    "Tag",
+    "TransformConfig",
+    "Transformed",
+    "apply_plan",
+    "build_config",
+    "load_settings",
+    "make_operator",
+    "covering_spans",
+    "read_key",
 ]

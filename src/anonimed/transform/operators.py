@@ -17,7 +17,12 @@ from anonimed.transform.surrogates.text import fold
 
 # Spanish names of the coarse classes, for tags that a reader of the note understands ("[NOMBRE]").
 _COARSE_TAGS = {
-    "NAME": "NOMBRE", "DIR": "DIRECCION", "LOC": "LUGAR", "NUM": "NUMERO", "FECHA": "FECHA", "INST": "INSTITUCION",
+    "NAME": "NOMBRE",
+    "DIR": "DIRECCION",
+    "LOC": "LUGAR",
+    "NUM": "NUMERO",
+    "FECHA": "FECHA",
+    "INST": "INSTITUCION",
 }
 _UNGROUPED_TAGS = {"PROFESION": "PROFESION", "SEXO_SUJETO_ASISTENCIA": "SEXO"}
 

@@ -20,8 +20,12 @@ from anonimed.document import Document
 
 
 def train_neural(
-    train_docs: Sequence[Document], dev_docs: Sequence[Document], out_dir: str | Path,
-    config: NeuralConfig = NeuralConfig(), seed: int = 13, **options: Any,
+    train_docs: Sequence[Document],
+    dev_docs: Sequence[Document],
+    out_dir: str | Path,
+    config: NeuralConfig = NeuralConfig(),
+    seed: int = 13,
+    **options: Any,
 ) -> dict:
     """See :func:`anonimed.detect.neural.training.train_neural` (``embeddings=`` is required)."""
     from anonimed.detect.neural.training import train_neural as train  # torch is a training-time dependency

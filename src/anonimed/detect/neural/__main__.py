@@ -1,6 +1,6 @@
 """Measure a neural model folder on MEDDOCAN dev: scores, leak, speed and size (train one with ``anonimed train``).
 
-    python -m anonimed.detect.neural measure --data ../shared/data/meddocan --model runs/neural/m
+python -m anonimed.detect.neural measure --data ../shared/data/meddocan --model runs/neural/m
 """
 
 from __future__ import annotations
@@ -28,8 +28,11 @@ def _measure(arguments: argparse.Namespace) -> dict:
     report = score(dev_docs, predictions, counts).to_dict()
     size = sum(path.stat().st_size for path in Path(arguments.model).iterdir() if path.is_file())
     return {key: report[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged")} | {
-        "documents": len(dev_docs), "tokens": tokens, "seconds": round(seconds, 2),
-        "tokens_per_second": round(tokens / seconds), "model_bytes": size,
+        "documents": len(dev_docs),
+        "tokens": tokens,
+        "seconds": round(seconds, 2),
+        "tokens_per_second": round(tokens / seconds),
+        "model_bytes": size,
     }
 
 

@@ -63,7 +63,10 @@ class Batch:
 
     def inputs(self) -> dict[str, np.ndarray]:
         return {
-            "word_vectors": self.word_vectors, "char_ids": self.char_ids, "casing": self.casing, "lengths": self.lengths
+            "word_vectors": self.word_vectors,
+            "char_ids": self.char_ids,
+            "casing": self.casing,
+            "lengths": self.lengths,
         }
 
 

@@ -137,12 +137,7 @@ class Crf(nn.Module):
         moved = transitions[tags[:, :-1], tags[:, 1:]]
         lengths = mask.sum(dim=1)
         last_tags = tags.gather(1, (lengths - 1).unsqueeze(1)).squeeze(1)
-        return (
-            start[tags[:, 0]]
-            + (emitted * mask).sum(dim=1)
-            + (moved * mask[:, 1:]).sum(dim=1)
-            + end[last_tags]
-        )
+        return start[tags[:, 0]] + (emitted * mask).sum(dim=1) + (moved * mask[:, 1:]).sum(dim=1) + end[last_tags]
 
     def negative_log_likelihood(self, emissions: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Summed over the batch."""

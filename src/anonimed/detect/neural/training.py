@@ -272,8 +272,13 @@ def train_neural(
     crf = Crf(*allowed_moves(tags))
     optimizer = torch.optim.Adam([*tagger.parameters(), *crf.parameters()], lr=config.learning_rate)
     averager = _Averager([tagger, crf], config.ema_decay) if config.ema_decay else None
-    log.info("%d training sentences, %d tags, %d chars, %d word rows",
-             len(examples), len(tags), len(encoder.chars), len(encoder.embeddings.words))
+    log.info(
+        "%d training sentences, %d tags, %d chars, %d word rows",
+        len(examples),
+        len(tags),
+        len(encoder.chars),
+        len(encoder.embeddings.words),
+    )
 
     best_f1, best_epoch, best_state, history = -1.0, 0, None, []
     for epoch in range(1, config.max_epochs + 1):
@@ -287,10 +292,24 @@ def train_neural(
                 best_f1, best_epoch = f1, epoch
                 best_state = (copy.deepcopy(tagger.state_dict()), copy.deepcopy(crf.state_dict()))
         seconds = time.perf_counter() - epoch_started
-        history.append({"epoch": epoch, "loss": loss, "dev_f1": f1, "train_seconds": round(train_seconds, 1),
-                        "seconds": round(seconds, 1)})
-        log.info("epoch %d: loss %.3f, dev subtask-1 F1 %.4f (best %.4f at %d), %.0f s",
-                 epoch, loss, f1, best_f1, best_epoch, seconds)
+        history.append(
+            {
+                "epoch": epoch,
+                "loss": loss,
+                "dev_f1": f1,
+                "train_seconds": round(train_seconds, 1),
+                "seconds": round(seconds, 1),
+            }
+        )
+        log.info(
+            "epoch %d: loss %.3f, dev subtask-1 F1 %.4f (best %.4f at %d), %.0f s",
+            epoch,
+            loss,
+            f1,
+            best_f1,
+            best_epoch,
+            seconds,
+        )
         if epoch - best_epoch >= config.patience or (time.perf_counter() - started) / 60 >= config.max_minutes:
             break
 
@@ -303,8 +322,10 @@ def train_neural(
         "seed": seed,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "training_data": {
-            "train_documents": len(train_docs), "train_sentences": len(examples),
-            "train_tokens": sum(len(tokens) for tokens, _ in examples), "dev_documents": len(dev_docs),
+            "train_documents": len(train_docs),
+            "train_sentences": len(examples),
+            "train_tokens": sum(len(tokens) for tokens, _ in examples),
+            "dev_documents": len(dev_docs),
             "embeddings": str(embeddings) if not isinstance(embeddings, WordEmbeddings) else "(in memory)",
             **(provenance or {}),
         },

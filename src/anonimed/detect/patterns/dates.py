@@ -23,7 +23,22 @@ _WEEKDAYS = (
     "dilluns dimarts dimecres dijous divendres dissabte diumenge"
 ).split()
 WEEKDAY = "(?:" + "|".join(_WEEKDAYS) + ")"
-_MONTH_ABBREVIATIONS = ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "sep", "set", "oct", "nov", "dic")
+_MONTH_ABBREVIATIONS = (
+    "ene",
+    "feb",
+    "mar",
+    "abr",
+    "may",
+    "jun",
+    "jul",
+    "ago",
+    "sept",
+    "sep",
+    "set",
+    "oct",
+    "nov",
+    "dic",
+)
 _MONTH_ABBREVIATION = "(?:" + "|".join(_MONTH_ABBREVIATIONS) + ")"
 _ROMAN_MONTH = r"(?:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)"
 DAY = r"(?:[12]\d|3[01]|0?[1-9])"
@@ -36,9 +51,7 @@ _NOT_A_YEAR_AFTER = (
     r"|plaquetas|hematíes|leucocitos|pacientes|casos|gramos|kcal|kilocalor\w*|micromol\w*)\b))"
 )
 _FIRST_DIGIT = first_digit(r"[\w/.,-]")
-_YEAR_PART = (
-    rf"[ \t]*(?:,|del?|-|/)?[ \t]*(?:{_YEAR_WORD}[ \t]+)?(?:{YEAR}|(?<=[ -])0\d|'\d{{2}}){_NOT_A_YEAR_AFTER}"
-)
+_YEAR_PART = rf"[ \t]*(?:,|del?|-|/)?[ \t]*(?:{_YEAR_WORD}[ \t]+)?(?:{YEAR}|(?<=[ -])0\d|'\d{{2}}){_NOT_A_YEAR_AFTER}"
 _ISOLATED_END = r"(?![\w/]|[.,-]?\d)"
 
 

@@ -40,11 +40,32 @@ _NOT_A_DURATION = (
     r"|(?:del|tras|despu[eé]s|antes|atr[aá]s|m[aá]s)\b))"
 )
 # Words after which ``N años`` is how long, not how old (``hace 3 años``, ``durante 2 años``).
-_NOT_AFTER_DURATION_WORDS = "(?i:" + "".join(
-    f"(?<!{word} )"
-    for word in ("hace", "hacía", "durante", "tras", "lleva", "llevaba", "desde", "últimos", "cada", "casi", "unos",
-                 "unas", "más", "menos", "los", "otros", "aproximadamente")
-) + ")"
+_NOT_AFTER_DURATION_WORDS = (
+    "(?i:"
+    + "".join(
+        f"(?<!{word} )"
+        for word in (
+            "hace",
+            "hacía",
+            "durante",
+            "tras",
+            "lleva",
+            "llevaba",
+            "desde",
+            "últimos",
+            "cada",
+            "casi",
+            "unos",
+            "unas",
+            "más",
+            "menos",
+            "los",
+            "otros",
+            "aproximadamente",
+        )
+    )
+    + ")"
+)
 _SEX_WORD = r"var[oó]n|mujer|hombre|ni[ñn][oa]|chic[oa]|femenin[oa]|masculin[oa]"
 
 RECOGNIZERS = (
@@ -52,7 +73,13 @@ RECOGNIZERS = (
         "age_keyed",
         "EDAD_SUJETO_ASISTENCIA",
         # Not ``para su edad: 43 mmHg``: the key opens a field, it does not end a phrase.
-        re.compile(keyed(r"edad(?:[ \t]+actual)?|edat", start=r"(?<![a-záéíóúñ] )\b", value=rf"\d{{1,3}}(?:[ \t]{{1,2}}(?:(?i:{UNIT})|[aA])\b)?")),
+        re.compile(
+            keyed(
+                r"edad(?:[ \t]+actual)?|edat",
+                start=r"(?<![a-záéíóúñ] )\b",
+                value=rf"\d{{1,3}}(?:[ \t]{{1,2}}(?:(?i:{UNIT})|[aA])\b)?",
+            )
+        ),
         0.98,
         triggers=("edad", "edat"),
     ),
@@ -73,7 +100,9 @@ RECOGNIZERS = (
     Recognizer(
         "age_at",
         "EDAD_SUJETO_ASISTENCIA",
-        re.compile(rf"(?i:\b(?:a[ \t]+los|con|tiene|ten[ií]a|cumpli[oó]|cumplidos)[ \t]+)(?P<value>(?i:{_AGE_YEARS})){_NOT_A_DURATION}"),
+        re.compile(
+            rf"(?i:\b(?:a[ \t]+los|con|tiene|ten[ií]a|cumpli[oó]|cumplidos)[ \t]+)(?P<value>(?i:{_AGE_YEARS})){_NOT_A_DURATION}"
+        ),
         0.7,
         triggers=("año", "any"),
     ),
@@ -107,7 +136,9 @@ RECOGNIZERS = (
         "sex_keyed",
         "SEXO_SUJETO_ASISTENCIA",
         # ``Sexo: M H`` (several by mistake) is one mention.
-        re.compile(keyed(r"sexo(?:[ \t]+biol[oó]gico)?|sexe|g[eé]nero", rf"(?i:(?:{_SEX_WORD}|[HMFV])\b(?:[ \t]+[HMFV]\b)*)")),
+        re.compile(
+            keyed(r"sexo(?:[ \t]+biol[oó]gico)?|sexe|g[eé]nero", rf"(?i:(?:{_SEX_WORD}|[HMFV])\b(?:[ \t]+[HMFV]\b)*)")
+        ),
         0.98,
         triggers=("sexo", "sexe", "género", "genero"),
     ),
@@ -130,7 +161,12 @@ RECOGNIZERS = (
         "postal_code_keyed",
         "TERRITORIO",
         # ``CP: 28016``, ``CP: E-28015``, foreign codes (``C1031``, ``40140-280``, 7 digits).
-        re.compile(keyed(r"C\.?P\.?|(?:c[oó]digo|c[oó]d\.|codi)[ \t]+postal", r"(?:[A-Z]{1,2}[ -]?)?\d{4,7}(?:-\d{3,4})?(?:[A-Z]{1,3}\b)?")),
+        re.compile(
+            keyed(
+                r"C\.?P\.?|(?:c[oó]digo|c[oó]d\.|codi)[ \t]+postal",
+                r"(?:[A-Z]{1,2}[ -]?)?\d{4,7}(?:-\d{3,4})?(?:[A-Z]{1,3}\b)?",
+            )
+        ),
         0.97,
         triggers=("cp", "c.p", "postal"),
     ),

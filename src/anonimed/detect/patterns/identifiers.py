@@ -61,7 +61,9 @@ RECOGNIZERS = (
         "national_id",
         "ID_SUJETO_ASISTENCIA",
         # DNI (8 digits) or NIE (X, Y or Z and 7 digits) with their check letter: the letter must be right.
-        re.compile(rf"(?:[XYZ](?<![\w.-][XYZ])-?\d{{7}}|{_DNI_FIRST_DIGIT}(?:\d{{7}}|\d\.\d{{3}}\.\d{{3}}))[ -]?[A-Z](?![\w])"),
+        re.compile(
+            rf"(?:[XYZ](?<![\w.-][XYZ])-?\d{{7}}|{_DNI_FIRST_DIGIT}(?:\d{{7}}|\d\.\d{{3}}\.\d{{3}}))[ -]?[A-Z](?![\w])"
+        ),
         0.92,
         triggers=DIGITS,
         check=checks.dni,
@@ -149,7 +151,11 @@ RECOGNIZERS = (
         "biometric_keyed",
         "IDENTIF_BIOMETRICOS",
         re.compile(
-            keyed(r"huellas?(?:[ \t]+(?:dactilar|digital)(?:es)?)?|biom[eé]tric[oa]s?|retinian[oa]|iris", _SERIAL, _WORDS_GAP)
+            keyed(
+                r"huellas?(?:[ \t]+(?:dactilar|digital)(?:es)?)?|biom[eé]tric[oa]s?|retinian[oa]|iris",
+                _SERIAL,
+                _WORDS_GAP,
+            )
         ),
         0.9,
         triggers=("huella", "biom", "retin", "iris"),
@@ -182,7 +188,9 @@ RECOGNIZERS = (
     Recognizer(
         "mac_address",
         "IDENTIF_DISPOSITIVOS_NRSERIE",
-        re.compile(r"[0-9A-Fa-f](?<![\w:-][0-9A-Fa-f])[0-9A-Fa-f]([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-])"),
+        re.compile(
+            r"[0-9A-Fa-f](?<![\w:-][0-9A-Fa-f])[0-9A-Fa-f]([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-])"
+        ),
         0.95,
         triggers=(":", "-"),
     ),

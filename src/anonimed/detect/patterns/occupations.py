@@ -20,15 +20,65 @@ from anonimed.text.gender import feminine_title
 
 # Occupations frequent in clinical notes that Faker's list lacks, or has only inside a longer title.
 _MORE_OCCUPATIONS = (
-    "ama de casa", "amo de casa", "agricultor", "ganadero", "pastor", "pescador", "minero", "militar", "policía",
-    "guardia civil", "bombero", "conductor", "camionero", "taxista", "transportista", "pintor", "panadero",
-    "carnicero", "peluquero", "cocinero", "camarero", "albañil", "fontanero", "electricista", "mecánico",
-    "soldador", "jardinero", "barrendero", "limpiador", "dependiente", "comercial", "vendedor", "administrativo",
-    "funcionario", "secretario", "abogado", "profesor", "maestro", "ingeniero", "arquitecto", "enfermero", "médico",
-    "veterinario", "farmacéutico", "auxiliar de enfermería", "celador", "cuidador", "azafata", "deportista",
-    "futbolista", "ciclista profesional", "músico", "costurero", "modista", "pagès", "pagesa",
+    "ama de casa",
+    "amo de casa",
+    "agricultor",
+    "ganadero",
+    "pastor",
+    "pescador",
+    "minero",
+    "militar",
+    "policía",
+    "guardia civil",
+    "bombero",
+    "conductor",
+    "camionero",
+    "taxista",
+    "transportista",
+    "pintor",
+    "panadero",
+    "carnicero",
+    "peluquero",
+    "cocinero",
+    "camarero",
+    "albañil",
+    "fontanero",
+    "electricista",
+    "mecánico",
+    "soldador",
+    "jardinero",
+    "barrendero",
+    "limpiador",
+    "dependiente",
+    "comercial",
+    "vendedor",
+    "administrativo",
+    "funcionario",
+    "secretario",
+    "abogado",
+    "profesor",
+    "maestro",
+    "ingeniero",
+    "arquitecto",
+    "enfermero",
+    "médico",
+    "veterinario",
+    "farmacéutico",
+    "auxiliar de enfermería",
+    "celador",
+    "cuidador",
+    "azafata",
+    "deportista",
+    "futbolista",
+    "ciclista profesional",
+    "músico",
+    "costurero",
+    "modista",
+    "pagès",
+    "pagesa",
     # The guidelines' own examples (P7.1, M7.1).
-    "trabajador de la construcción", "ingeniero informático",
+    "trabajador de la construcción",
+    "ingeniero informático",
 )
 _WORD = r"[^\W\d_]+"
 
@@ -43,11 +93,11 @@ def _known_occupations() -> str:
 
 
 # A known occupation, and what it is of (``profesora de secundaria``; not ``enfermera de profesión``).
-_OCCUPATION = (
-    rf"(?i:(?:{_known_occupations()})(?:[ \t]+de[ \t]+(?:(?:la|el|los|las)[ \t]+)?(?!profesi|una?\b){_WORD})?)(?![^\W_])"
-)
+_OCCUPATION = rf"(?i:(?:{_known_occupations()})(?:[ \t]+de[ \t]+(?:(?:la|el|los|las)[ \t]+)?(?!profesi|una?\b){_WORD})?)(?![^\W_])"
 _FORMER = r"(?:antigu[oa]|ex-?)[ \t]*"
-_ENDS = r"(?=[ \t]*[,.;)]|[ \t]+(?:durante|desde|jubilad[oa]|retirad[oa]|en[ \t]+(?:paro|activo)|de[ \t]+profesi[oó]n)\b)"
+_ENDS = (
+    r"(?=[ \t]*[,.;)]|[ \t]+(?:durante|desde|jubilad[oa]|retirad[oa]|en[ \t]+(?:paro|activo)|de[ \t]+profesi[oó]n)\b)"
+)
 
 RECOGNIZERS = (
     Recognizer(

@@ -116,7 +116,7 @@ class SurrogateContext:
 
     @cached_property
     def patient_gender(self) -> str | None:
-        """"F" or "M" when a sex span of the document says so."""
+        """ "F" or "M" when a sex span of the document says so."""
         for span in self.document.spans:
             if span.label == "SEXO_SUJETO_ASISTENCIA":
                 word = fold(self.document.span_text(span)).replace(" ", "")

@@ -15,10 +15,34 @@ from anonimed.transform.surrogates.context import SurrogateContext
 from anonimed.transform.surrogates.text import match_case
 
 MONTHS = {
-    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
-           "noviembre", "diciembre"),
-    "ca": ("gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre", "octubre", "novembre",
-           "desembre"),
+    "es": (
+        "enero",
+        "febrero",
+        "marzo",
+        "abril",
+        "mayo",
+        "junio",
+        "julio",
+        "agosto",
+        "septiembre",
+        "octubre",
+        "noviembre",
+        "diciembre",
+    ),
+    "ca": (
+        "gener",
+        "febrer",
+        "març",
+        "abril",
+        "maig",
+        "juny",
+        "juliol",
+        "agost",
+        "setembre",
+        "octubre",
+        "novembre",
+        "desembre",
+    ),
 }
 _MONTH_NAMES = sorted({m for names in MONTHS.values() for m in names} | {"setiembre"}, key=len, reverse=True)
 _ABBREVIATIONS = sorted({m[:3] for names in MONTHS.values() for m in names})
@@ -207,4 +231,4 @@ def generalise_age(original: str, context: SurrogateContext) -> str:
     if after and not after.startswith(("a", "añ")):  # 95 días, 92 meses: not a number of years
         return original
     more = "o més" if context.catalan else "o más"
-    return f"{original[: match.start()]}90 {more.upper() if original.isupper() else more}{original[match.end():]}"
+    return f"{original[: match.start()]}90 {more.upper() if original.isupper() else more}{original[match.end() :]}"

@@ -15,26 +15,94 @@ from anonimed.transform.surrogates.text import fold, match_case
 
 # Each sex word and its counterpart, for the "swap" option (folded keys; replacements keep the original's case).
 _OTHER_SEX = {
-    "mujer": "hombre", "hombre": "mujer", "varon": "mujer", "femenino": "masculino", "masculino": "femenino",
-    "femenina": "masculina", "masculina": "femenina", "nina": "niño", "nino": "niña", "hembra": "varón",
-    "f": "M", "m": "F", "h": "M", "dona": "home", "home": "dona", "noia": "noi", "noi": "noia",
+    "mujer": "hombre",
+    "hombre": "mujer",
+    "varon": "mujer",
+    "femenino": "masculino",
+    "masculino": "femenino",
+    "femenina": "masculina",
+    "masculina": "femenina",
+    "nina": "niño",
+    "nino": "niña",
+    "hembra": "varón",
+    "f": "M",
+    "m": "F",
+    "h": "M",
+    "dona": "home",
+    "home": "dona",
+    "noia": "noi",
+    "noi": "noia",
 }
 
 # A relative becomes another relative of the same sex and number: the surrogate must differ, and a kinship term
 # alone does not identify anyone.
 _KIN = {
-    "padre": "abuelo", "abuelo": "tío", "tio": "padre", "madre": "abuela", "abuela": "tía", "tia": "madre",
-    "hermano": "primo", "primo": "hermano", "hermana": "prima", "prima": "hermana", "hijo": "sobrino",
-    "sobrino": "nieto", "nieto": "hijo", "hija": "sobrina", "sobrina": "nieta", "nieta": "hija", "marido": "esposo",
-    "esposo": "marido", "mujer": "esposa", "esposa": "mujer", "pareja": "compañera", "padres": "abuelos",
-    "abuelos": "tíos", "tios": "padres", "hermanos": "primos", "primos": "hermanos", "hijos": "sobrinos",
-    "familiares": "allegados", "pare": "avi", "avi": "pare", "mare": "àvia", "avia": "mare", "germa": "cosí",
-    "cosi": "germà", "germana": "cosina", "cosina": "germana", "fill": "nebot", "filla": "neboda", "dona": "parella",
-    "marit": "company", "parella": "companya",
+    "padre": "abuelo",
+    "abuelo": "tío",
+    "tio": "padre",
+    "madre": "abuela",
+    "abuela": "tía",
+    "tia": "madre",
+    "hermano": "primo",
+    "primo": "hermano",
+    "hermana": "prima",
+    "prima": "hermana",
+    "hijo": "sobrino",
+    "sobrino": "nieto",
+    "nieto": "hijo",
+    "hija": "sobrina",
+    "sobrina": "nieta",
+    "nieta": "hija",
+    "marido": "esposo",
+    "esposo": "marido",
+    "mujer": "esposa",
+    "esposa": "mujer",
+    "pareja": "compañera",
+    "padres": "abuelos",
+    "abuelos": "tíos",
+    "tios": "padres",
+    "hermanos": "primos",
+    "primos": "hermanos",
+    "hijos": "sobrinos",
+    "familiares": "allegados",
+    "pare": "avi",
+    "avi": "pare",
+    "mare": "àvia",
+    "avia": "mare",
+    "germa": "cosí",
+    "cosi": "germà",
+    "germana": "cosina",
+    "cosina": "germana",
+    "fill": "nebot",
+    "filla": "neboda",
+    "dona": "parella",
+    "marit": "company",
+    "parella": "companya",
 }
 # Kinship words of women, for the sex of a name that follows one ("hija Amaia").
-_FEMALE_KIN = frozenset({"madre", "abuela", "tia", "hermana", "prima", "hija", "sobrina", "nieta", "esposa", "mujer",
-                         "mare", "avia", "germana", "cosina", "filla", "neboda", "dona", "companya", "compañera"})
+_FEMALE_KIN = frozenset(
+    {
+        "madre",
+        "abuela",
+        "tia",
+        "hermana",
+        "prima",
+        "hija",
+        "sobrina",
+        "nieta",
+        "esposa",
+        "mujer",
+        "mare",
+        "avia",
+        "germana",
+        "cosina",
+        "filla",
+        "neboda",
+        "dona",
+        "companya",
+        "compañera",
+    }
+)
 
 
 def profession(original: str, context: SurrogateContext) -> str:
@@ -64,9 +132,7 @@ _CAPITALISED = r"[A-ZÁÉÍÓÚÑÇ][^\W\d_]+"
 _CAPITALISED_RUN = re.compile(rf"(?<!\w){_CAPITALISED}(?:\s+(?:de\s+|del\s+)?{_CAPITALISED})*")
 
 
-def relative(
-    original: str, context: SurrogateContext, name_surrogate: Callable[[str, str | None], str]
-) -> str:
+def relative(original: str, context: SurrogateContext, name_surrogate: Callable[[str, str | None], str]) -> str:
     """Kinship words become another relative, names in the mention surrogate names; ages stay."""
     kin_words = [fold(w) for w in _WORD.findall(original) if fold(w) in _KIN]
     gender = ("F" if kin_words[0] in _FEMALE_KIN else "M") if kin_words else None

@@ -30,8 +30,7 @@ def person_surrogate(
     titles = [m for m in words if fold(m.group().rstrip(".")) in FEMALE_TITLES | MALE_TITLES]
     title_gender = _title_gender(titles)
     name_words = [
-        m for m in words
-        if m not in titles and fold(m.group()) not in PARTICLES and len(m.group().rstrip(".")) > 1
+        m for m in words if m not in titles and fold(m.group()) not in PARTICLES and len(m.group().rstrip(".")) > 1
     ]
     given_count = _given_count(name_words, has_title=bool(titles), given_first=given_first)
     gender = _mention_gender(name_words[:given_count], gender or title_gender, label, context, original)

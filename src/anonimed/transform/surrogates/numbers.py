@@ -22,8 +22,21 @@ _NIE = re.compile(r"(?P<prefix>[XYZxyz])(?P<sep1>[\s-]?)(?P<number>\d{7})(?P<sep
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _MAC = re.compile(r"[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2}){5}")
 _PLATE_LETTERS = "BCDFGHJKLMNPRSTVWXYZ"  # Spanish plates use consonants only
-FREE_MAIL = frozenset({"gmail.com", "hotmail.com", "hotmail.es", "yahoo.es", "yahoo.com", "outlook.com", "outlook.es",
-                       "live.com", "msn.com", "telefonica.net", "icloud.com"})
+FREE_MAIL = frozenset(
+    {
+        "gmail.com",
+        "hotmail.com",
+        "hotmail.es",
+        "yahoo.es",
+        "yahoo.com",
+        "outlook.com",
+        "outlook.es",
+        "live.com",
+        "msn.com",
+        "telefonica.net",
+        "icloud.com",
+    }
+)
 
 
 def reshape(original: str, rng: random.Random, letters: str = string.ascii_uppercase) -> str:
@@ -74,8 +87,20 @@ def identifier(original: str, label: str, context: SurrogateContext) -> str:
 
 # MEDDOCAN files under patient identifiers the words that single a patient out (ethnic group, life stage, marital
 # status): a word of that kind stands for another.
-_DESCRIPTORS = ("caucásica", "blanca", "hispana", "magrebí", "asiática", "mestiza", "lactante", "adolescente",
-                "soltera", "casado", "viudo", "jubilado")
+_DESCRIPTORS = (
+    "caucásica",
+    "blanca",
+    "hispana",
+    "magrebí",
+    "asiática",
+    "mestiza",
+    "lactante",
+    "adolescente",
+    "soltera",
+    "casado",
+    "viudo",
+    "jubilado",
+)
 
 
 def descriptor(original: str, rng: random.Random) -> str:
@@ -175,8 +200,11 @@ def email(original: str, context: SurrogateContext) -> str:
     local, _, domain = original.strip().rpartition("@")
     person = context.latest_person()
     given = ascii_word(person.given[0]) if person and person.given else ascii_word(pools.given_names("F").pick(rng))
-    surnames = [ascii_word(s) for s in person.surnames] if person and person.surnames else [
-        ascii_word(pools.surnames().pick(rng))]
+    surnames = (
+        [ascii_word(s) for s in person.surnames]
+        if person and person.surnames
+        else [ascii_word(pools.surnames().pick(rng))]
+    )
     separator = next((c for c in local if c in "._-"), "")
     if separator:
         new_local = f"{given}{separator}{surnames[0]}"
