@@ -90,6 +90,51 @@ def test_partial_name_mentions_keep_the_same_surname():
     assert surrogate("NOMBRE_SUJETO_ASISTENCIA", "Ernesto", context) == given
 
 
+def _note(text: str, mentions: list[tuple[str, str]]) -> tuple[str, list[Span]]:
+    spans, cursor = [], 0
+    for covered, label in mentions:
+        start = text.index(covered, cursor)
+        spans.append(Span(start, start + len(covered), label))
+        cursor = start + len(covered)
+    return text, spans
+
+
+def test_a_surname_keeps_its_surrogate_where_a_later_mention_has_no_known_given_name():
+    # GALINDO FERRÁNDIZ OLTRA has no known given name, so its first word would be taken for one by its place alone;
+    # the note has already written GALINDO as the surname of TOMÁS GALINDO, so it stays that surname.
+    text, spans = _note(
+        "PETICIONARIO: DR. TOMÁS GALINDO. FIRMADO: GALINDO FERRÁNDIZ OLTRA.",
+        [("TOMÁS GALINDO", "NOMBRE_PERSONAL_SANITARIO"), ("GALINDO FERRÁNDIZ OLTRA", "NOMBRE_PERSONAL_SANITARIO")],
+    )
+    for seed in range(1, 6):
+        context = context_for(text, spans, seed=seed)
+        full = surrogate("NOMBRE_PERSONAL_SANITARIO", "TOMÁS GALINDO", context)
+        later = surrogate("NOMBRE_PERSONAL_SANITARIO", "GALINDO FERRÁNDIZ OLTRA", context)
+        assert later.split()[0] == full.split()[-1]
+
+
+def test_no_surrogate_holds_a_word_of_the_notes_phi():
+    # The doctor's surrogate must not bring back the patient's given name, nor a town or street name of the note.
+    mentions = [
+        ("Pablo Ortiz Lago", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("calle Mayor 3", "CALLE"),
+        ("Villalba", "TERRITORIO"),
+        ("Narciso Gil", "NOMBRE_PERSONAL_SANITARIO"),
+        ("Hospital General de Villalba", "HOSPITAL"),
+    ]
+    text, spans = _note(
+        "Paciente Pablo Ortiz Lago, vive en la calle Mayor 3 de Villalba. Le atiende el Dr. Narciso Gil en el "
+        "Hospital General de Villalba.",
+        mentions,
+    )
+    note_words = {"pablo", "ortiz", "lago", "mayor", "villalba", "narciso", "gil"}
+    for seed in range(1, 31):
+        context = context_for(text, spans, seed=seed)
+        for covered, label in mentions:
+            new = surrogate(label, covered, context)
+            assert not note_words & set(re.findall(r"\w+", fold(new))), (seed, covered, new)
+
+
 def test_name_shape_is_kept():
     context = context_for()
     assert re.fullmatch(r"Dra\. \w+ \w+", surrogate("NOMBRE_PERSONAL_SANITARIO", "Dra. Lucía Ferrer", context))

@@ -3,8 +3,9 @@ the surrogates already chosen (so that a street e-mail or a partial name agrees 
 
 from __future__ import annotations
 
-from random import Random
+import re
 from dataclasses import dataclass, field, replace
+from random import Random
 from functools import cached_property
 
 from anonimed.document import Document
@@ -15,7 +16,36 @@ FEMALE_WORDS = frozenset({"mujer", "femenino", "femenina", "f", "hembra", "nina"
 MALE_WORDS = frozenset({"hombre", "varon", "masculino", "h", "macho", "nino", "nen", "home", "noi", "senor"})
 
 _OFFSET_DRAWS = 20
-_DOCUMENT_FACTS = ("date_offset", "patient_gender", "catalan")  # cached properties that ignore the salt
+_DOCUMENT_FACTS = ("date_offset", "patient_gender", "catalan", "phi_words")  # cached properties that ignore the salt
+# Types whose words name someone or somewhere: no surrogate of the note may repeat one of them.
+_NAMING_TYPES = frozenset(
+    {
+        "NOMBRE_SUJETO_ASISTENCIA",
+        "NOMBRE_PERSONAL_SANITARIO",
+        "FAMILIARES_SUJETO_ASISTENCIA",
+        "HOSPITAL",
+        "CENTRO_SALUD",
+        "INSTITUCION",
+        "CALLE",
+        "TERRITORIO",
+    }
+)
+# Words inside such mentions that name nobody: function words, titles, kinds of street and centre, kinship.  A
+# surrogate may share these with the note's PHI ("Hospital General de ..." for "Hospital General de Villalba").
+_GENERIC_WORDS = frozenset(
+    """de del la las los el en y i e da dos don dona dra sra srta senor senora sr dr doctor doctora
+    calle carrer avenida avinguda avda plaza placa paseo passeig carretera camino cami ronda travesia rambla via
+    urbanizacion glorieta pasaje passatge barrio piso planta puerta escalera bajo izquierda derecha izq dcha
+    hospital hospitalario hospitalaria hospitalari complejo complex clinico clinica clinic universitario
+    universitaria universitari general centro centre salud salut atencion atencio primaria area zona cap
+    consultorio servicio servei instituto institut fundacion fundacio residencia colegio universidad universitat
+    ayuntamiento ajuntament provincia san santa sant santo nuestra senyora virgen mare deu
+    madre padre hijo hija hermano hermana esposo esposa marido mujer abuelo abuela nieto nieta tio tia primo prima
+    sobrino sobrina pareja mare pare fill filla germa germana marit avi avia cosi cosina nebot neboda parella su
+    sus seu seva hijos hijas hermanos hermanas padres abuelos nietos tios primos sobrinos gemelo gemela fills
+    filles germans pares avis cosins anos meses dias semanas anys mesos dies setmanes""".split()
+)
+_WORDS = re.compile(r"[^\W\d_]{3,}")
 _LANGUAGE_SAMPLE = 20_000  # characters: enough function words to tell Catalan from Spanish
 _CATALAN_MARKERS = frozenset({"amb", "els", "dels", "anys", "seva", "aquest", "pel", "per", "va", "mesos", "i"})
 _SPANISH_MARKERS = frozenset({"con", "los", "del", "anos", "su", "este", "por", "el", "meses", "y", "que"})
@@ -58,6 +88,8 @@ class SurrogateContext:
     memo: dict[tuple[str, ...], str] = field(default_factory=dict)
     people: list[tuple[str, PersonSurrogate]] = field(default_factory=list)
     salt: str = ""
+    # The words that the note's person mentions show to be surnames (filled by the name generator when first needed).
+    note_surnames: frozenset[str] | None = None
 
     @property
     def scope(self) -> str:
@@ -133,6 +165,20 @@ class SurrogateContext:
         words = fold(self.document.text[:_LANGUAGE_SAMPLE]).split()
         catalan = sum(w in _CATALAN_MARKERS for w in words)
         return catalan > sum(w in _SPANISH_MARKERS for w in words)
+
+    @cached_property
+    def phi_words(self) -> frozenset[str]:
+        """The folded words that name someone or somewhere in the note's PHI (``pablo``, ``villalba``): a surrogate
+        that held one would show that word of the note again, or tie two of its people together."""
+        words = set()
+        for span in self.document.spans:
+            if span.label in _NAMING_TYPES:
+                words.update(_WORDS.findall(fold(self.document.span_text(span))))
+        return frozenset(words - _GENERIC_WORDS)
+
+    def names_phi_word(self, surrogate: str) -> bool:
+        """Whether ``surrogate`` holds a word that names someone or somewhere in the note's PHI."""
+        return any(word in self.phi_words for word in _WORDS.findall(fold(surrogate)))
 
     def remember_person(self, label: str, person: PersonSurrogate) -> None:
         self.people.append((label, person))

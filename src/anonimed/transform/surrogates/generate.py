@@ -86,6 +86,12 @@ def _last_resort(label: str, original: str, context: SurrogateContext) -> str:
     return reshaped if fold(reshaped) != fold(original) else f"[{label}]"
 
 
+def _must_draw_again(new: str, original: str, context: SurrogateContext) -> bool:
+    """A surrogate equal to its original, or holding a word that names someone or somewhere in the note's PHI (the
+    doctor's surrogate ``Narciso Pablo Ortiz`` in a note whose patient is ``Pablo``), is drawn again."""
+    return fold(new) == fold(original) or context.names_phi_word(new)
+
+
 def surrogate(label: str, original: str, context: SurrogateContext) -> str:
     """A realistic replacement of ``original`` (a ``label`` mention), the same for the same entity in the document."""
     label = canonical_label(label)
@@ -96,7 +102,7 @@ def surrogate(label: str, original: str, context: SurrogateContext) -> str:
     new = generate(original, context)
     may_stay = label in KEPT_TYPES or (label == "FAMILIARES_SUJETO_ASISTENCIA" and context.options.kinship == "keep")
     attempt = 0
-    while fold(new) == fold(original) and not may_stay and attempt < _ATTEMPTS:
+    while _must_draw_again(new, original, context) and not may_stay and attempt < _ATTEMPTS:
         attempt += 1
         new = generate(original, context.retry(attempt))
     if fold(new) == fold(original) and not may_stay:

@@ -26,14 +26,11 @@ def person_surrogate(
 ) -> str:
     """The surrogate of a name mention.  ``gender`` ("F"/"M") says the person's sex when the text around the mention
     does (``hija Amaia``); ``given_first`` says a lone unknown word is a given name rather than a surname."""
-    words = list(_WORD.finditer(original))
-    titles = [m for m in words if fold(m.group().rstrip(".")) in FEMALE_TITLES | MALE_TITLES]
+    words, titles, name_words = _parts(original)
     title_gender = _title_gender(titles)
-    name_words = [
-        m for m in words if m not in titles and fold(m.group()) not in PARTICLES and len(m.group().rstrip(".")) > 1
-    ]
-    given_count = _given_count(name_words, has_title=bool(titles), given_first=given_first)
-    gender = _mention_gender(name_words[:given_count], gender or title_gender, label, context, original)
+    given = _given_flags(name_words, bool(titles), given_first, context)
+    given_words = [m for m, is_given in zip(name_words, given) if is_given]
+    gender = _mention_gender(given_words, gender or title_gender, label, context, original)
     person = PersonSurrogate([], [])
     pieces, cursor = [], 0
     for match in words:
@@ -42,7 +39,7 @@ def person_surrogate(
             continue
         if len(word.rstrip(".")) == 1:
             new = _initial(word, context)
-        elif name_words.index(match) < given_count:
+        elif match in given_words:
             new = _given_name(word, gender, context)
             person.given.append(new)
         else:
@@ -54,6 +51,48 @@ def person_surrogate(
     pieces.append(original[cursor:])
     context.remember_person(label, person)
     return "".join(pieces)
+
+
+def _parts(original: str) -> tuple[list[re.Match[str]], list[re.Match[str]], list[re.Match[str]]]:
+    """A mention's words, its titles, and its name words (neither titles, particles nor initials)."""
+    words = list(_WORD.finditer(original))
+    titles = [m for m in words if fold(m.group().rstrip(".")) in FEMALE_TITLES | MALE_TITLES]
+    name_words = [
+        m for m in words if m not in titles and fold(m.group()) not in PARTICLES and len(m.group().rstrip(".")) > 1
+    ]
+    return words, titles, name_words
+
+
+def _given_flags(
+    name_words: list[re.Match[str]], has_title: bool, given_first: bool, context: SurrogateContext
+) -> list[bool]:
+    """Which name words are given names.  Where the mention has no known given name, so that its first word is a
+    given name by guess only, a word that another mention of the note shows to be a surname (``GALINDO`` after
+    ``TOMÁS GALINDO``) stays a surname, and so keeps its surrogate."""
+    count = _given_count(name_words, has_title, given_first)
+    flags = [index < count for index in range(len(name_words))]
+    if name_words and not _known_given(name_words[0]):
+        surnames = _note_surnames(context)
+        flags = [flag and fold(match.group()) not in surnames for flag, match in zip(flags, name_words)]
+    return flags
+
+
+def _known_given(word: re.Match[str]) -> bool:
+    return fold(word.group()) in pools.given_name_genders()
+
+
+def _note_surnames(context: SurrogateContext) -> frozenset[str]:
+    """The words that the note's person mentions show to be surnames: those after a known given name."""
+    if context.note_surnames is None:
+        surnames = set()
+        for span in context.document.spans:
+            if span.label in ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"):
+                _, titles, name_words = _parts(context.document.span_text(span))
+                count = _given_count(name_words, bool(titles), given_first=False)
+                if name_words and _known_given(name_words[0]):
+                    surnames.update(fold(match.group()) for match in name_words[count:])
+        context.note_surnames = frozenset(surnames)
+    return context.note_surnames
 
 
 def _title_gender(titles: list[re.Match[str]]) -> str | None:
@@ -97,11 +136,11 @@ def _given_name(word: str, gender: str, context: SurrogateContext) -> str:
     # Catalan names in a Catalan note, or for a name only Catalan uses (Faker's Spanish list has "Jordi" too).
     catalan = context.catalan or fold(word) in pools.catalan_given_names()
     rng = context.random("given", gender, fold(word))
-    return pools.given_names(gender, catalan).pick(rng, avoid=word).split()[0]
+    return pools.given_names(gender, catalan).pick(rng, avoid=word, also_avoid=context.phi_words).split()[0]
 
 
 def _surname(word: str, context: SurrogateContext) -> str:
-    return pools.surnames().pick(context.random("surname", fold(word)), avoid=word)
+    return pools.surnames().pick(context.random("surname", fold(word)), avoid=word, also_avoid=context.phi_words)
 
 
 def _initial(word: str, context: SurrogateContext) -> str:

@@ -36,14 +36,15 @@ class Pool:
         weights = [10 ** (min(max(zipf_frequency(v, language), 1.5), 4.0) / 2) for v in unique]
         return cls(unique, tuple(itertools.accumulate(weights)))
 
-    def pick(self, rng: random.Random, avoid: str = "") -> str:
-        """A value drawn by weight, never one equal to ``avoid`` (accents and case aside)."""
-        avoided = fold(avoid)
+    def pick(self, rng: random.Random, avoid: str = "", also_avoid: frozenset[str] = frozenset()) -> str:
+        """A value drawn by weight, never one equal to ``avoid`` nor one whose folded form is in ``also_avoid``
+        (accents and case aside)."""
+        avoided = also_avoid | {fold(avoid)}
         for _ in range(20):
             value = self.values[bisect.bisect(self.cumulative, rng.random() * self.cumulative[-1])]
-            if fold(value) != avoided:
+            if fold(value) not in avoided:
                 return value
-        return next(v for v in self.values if fold(v) != avoided)
+        return next(v for v in self.values if fold(v) not in avoided)
 
 
 @cache
