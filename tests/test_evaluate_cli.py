@@ -54,3 +54,31 @@ def test_gold_against_gold_on_dev(meddocan, capsys) -> None:
         line = next(line for line in output.splitlines() if line.startswith(name))
         assert line.split()[-3:] == ["1.0000", "1.0000", "1.0000"], line
     assert "Leak (subtask 1 FN / sentences): 0.0000" in output
+
+
+def test_the_coarse_scheme_scores_classes_and_leaves_headers_and_sex_out(tmp_path: Path) -> None:
+    # Gold in the coarse scheme, with a section header (CAB); predictions in MEDDOCAN's types.
+    text = "HALLAZGOS: Ana Gil, mujer, Hospital del Mar.\n"
+    write(tmp_path / "gold" / "a.txt", text)
+    write(
+        tmp_path / "gold" / "a.ann",
+        "T1\tCAB 0 9\tHALLAZGOS\nT2\tNAME 11 18\tAna Gil\nT3\tINST 27 43\tHospital del Mar\n",
+    )
+    write(
+        tmp_path / "pred" / "a.ann",
+        "T1\tNOMBRE_PERSONAL_SANITARIO 11 18\tAna Gil\nT2\tSEXO_SUJETO_ASISTENCIA 20 25\tmujer\n"
+        "T3\tCENTRO_SALUD 27 43\tHospital del Mar\n",
+    )
+    json_path = tmp_path / "coarse.json"
+    assert (
+        main(
+            ["evaluate", str(tmp_path / "gold"), str(tmp_path / "pred"), "--scheme", "coarse", "--json", str(json_path)]
+        )
+        == 0
+    )
+    data = json.loads(json_path.read_text(encoding="utf-8"))
+    # A clinician's name is a NAME and a health centre an INST; the header and the sex word are not scored.
+    assert data["subtask1"]["precision"] == 1.0 and data["subtask1"]["recall"] == 1.0
+    json_fine = tmp_path / "fine.json"
+    assert main(["evaluate", str(tmp_path / "gold"), str(tmp_path / "pred"), "--json", str(json_fine)]) == 0
+    assert json.loads(json_fine.read_text(encoding="utf-8"))["subtask1"]["precision"] == 0.0

@@ -80,3 +80,24 @@ def group_of(label: str) -> str:
 
 def coarse_of(label: str) -> str | None:
     return PHI_TYPES[canonical_label(label)].coarse
+
+
+SCHEMES = ("meddocan", "coarse")
+# Section headers in the coarse scheme of radiology-report de-identification: annotated there, never PHI.
+COARSE_HEADER = "CAB"
+
+
+def label_in_scheme(label: str, scheme: str) -> str | None:
+    """``label`` as ``scheme`` names it, or ``None`` where that scheme counts no PHI (a section header; sex and
+    profession in the coarse scheme).  Coarse classes stay as they are, so gold files written in the coarse scheme
+    score too; a label of neither scheme is kept as given (it then counts as a wrong type)."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown scheme {scheme!r}; known schemes: {', '.join(SCHEMES)}")
+    if scheme == "meddocan" or label in COARSE_CLASSES:
+        return label
+    if label == COARSE_HEADER:
+        return None
+    try:
+        return coarse_of(label)
+    except UnknownLabelError:
+        return label

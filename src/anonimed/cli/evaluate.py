@@ -1,4 +1,5 @@
-"""``anonimed evaluate GOLD_DIR PRED_DIR [--sentences DIR] [--json FILE] [--plots DIR]``: the MEDDOCAN scores."""
+"""``anonimed evaluate GOLD_DIR PRED_DIR [--sentences DIR] [--scheme meddocan|coarse] [--json FILE] [--plots DIR]``:
+the MEDDOCAN scores."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 
 from anonimed.evaluate import evaluate_dirs
 from anonimed.formats.textio import write_text_atomic
+from anonimed.schema import SCHEMES
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -24,13 +26,20 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="official sentence files NAME.ann for the leak (default: the 'sentences' folder beside GOLD_DIR, if any; "
         "documents without one are counted by anonimed's sentence splitter)",
     )
+    parser.add_argument(
+        "--scheme",
+        choices=SCHEMES,
+        default="meddocan",
+        help="meddocan (default): the 29 types; coarse: the six classes NAME, DIR, LOC, NUM, FECHA, INST of "
+        "radiology-report de-identification (gold files may use them; section headers, CAB, are not PHI)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
     parser.add_argument("--plots", metavar="DIR", help="also write PNG plots (per-type F1, confusion matrix) to DIR")
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
-    report = evaluate_dirs(arguments.gold_dir, arguments.pred_dir, arguments.sentences)
+    report = evaluate_dirs(arguments.gold_dir, arguments.pred_dir, arguments.sentences, arguments.scheme)
     print(report.to_text(), end="")
     if arguments.json:
         write_text_atomic(arguments.json, json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")

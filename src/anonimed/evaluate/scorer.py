@@ -29,6 +29,7 @@ from anonimed.evaluate.report import EvaluationReport, ordered_types
 from anonimed.formats.brat import parse_ann, read_brat
 from anonimed.formats.errors import FormatError
 from anonimed.formats.textio import read_text
+from anonimed.schema import label_in_scheme
 from anonimed.text.sentences import split_sentences
 
 Prediction = Document | Iterable[Span]
@@ -45,12 +46,14 @@ def score(
     predicted: Mapping[str, Prediction] | Iterable[Document],
     sentence_counts: Mapping[str, int] | None = None,
     notes: Iterable[str] = (),
+    scheme: str = "meddocan",
 ) -> EvaluationReport:
     """Evaluate ``predicted`` against ``gold``, documents matched by id.
 
     ``predicted`` maps each gold id to a :class:`Document` (same text as the gold one) or to its spans; predictions
     for ids that are not in ``gold`` are ignored.  ``sentence_counts`` gives the official number of sentences of a
     document; documents it lacks are counted with our sentence splitter.  ``notes`` are carried into the report.
+    ``scheme="coarse"`` scores both sides in the six coarse classes (:func:`anonimed.schema.label_in_scheme`).
     """
     gold_documents = _by_id(gold)
     predictions = _by_id(predicted)
@@ -63,8 +66,8 @@ def score(
     confusion: Counter[tuple[str, str]] = Counter()
     sentences = split_counted = 0
     for document_id, document in gold_documents.items():
-        gold_items = {span.key for span in document.spans}
-        predicted_items = {span.key for span in _spans_for(document, predictions[document_id])}
+        gold_items = _items(document.spans, scheme)
+        predicted_items = _items(_spans_for(document, predictions[document_id]), scheme)
         gold_offsets, predicted_offsets = offsets_of(gold_items), offsets_of(predicted_items)
         subtask1 += set_counts(gold_items, predicted_items)
         strict += set_counts(gold_offsets, predicted_offsets)
@@ -80,6 +83,8 @@ def score(
             sentences += len(split_sentences(document.text))
             split_counted += 1
     notes = list(notes)
+    if scheme != "meddocan":
+        notes.append(f"scored in the {scheme} scheme: labels mapped to its classes, spans it counts no PHI left out")
     if split_counted:
         notes.append(
             f"sentences of {split_counted} of {len(gold_documents)} documents counted by anonimed's sentence splitter "
@@ -101,7 +106,7 @@ def score(
 
 
 def evaluate_dirs(
-    gold_dir: str | Path, pred_dir: str | Path, sentences_dir: str | Path | None = None
+    gold_dir: str | Path, pred_dir: str | Path, sentences_dir: str | Path | None = None, scheme: str = "meddocan"
 ) -> EvaluationReport:
     """Score the BRAT predictions ``PRED_DIR/NAME.ann`` against the gold ``GOLD_DIR/NAME.ann`` + ``NAME.txt``.
 
@@ -134,7 +139,7 @@ def evaluate_dirs(
     counts = read_sentence_counts(sentences_dir, [document.id for document in gold]) if sentences_dir else {}
     if counts:
         notes.append(f"sentence counts of {len(counts)} documents from the official files in {sentences_dir}")
-    return score(gold, predictions, counts, notes)
+    return score(gold, predictions, counts, notes, scheme)
 
 
 def read_sentence_counts(directory: str | Path, document_ids: Iterable[str]) -> dict[str, int]:
@@ -162,6 +167,16 @@ def _read_prediction(path: Path, text: str) -> list[Span]:
     lines = _LINE_END.split(read_text(path))
     offsets_only = "\n".join("\t".join(line.strip().split("\t")[:2]) for line in lines)
     return parse_ann(offsets_only, text, path, check_labels=False)
+
+
+def _items(spans: Iterable[Span], scheme: str) -> set[tuple[str, int, int]]:
+    """The (label, start, end) keys that ``scheme`` scores (:attr:`Span.key`)."""
+    items = set()
+    for span in spans:
+        label = label_in_scheme(span.label, scheme)
+        if label is not None:
+            items.add((label, span.start, span.end))
+    return items
 
 
 def _spans_for(gold: Document, prediction: Prediction) -> list[Span]:
