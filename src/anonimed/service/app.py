@@ -54,7 +54,7 @@ class Detectors:
     def __init__(self, settings: ServiceSettings, fixed: Detector | None = None) -> None:
         self.settings = settings
         self.fixed = fixed
-        self.lock = threading.Lock()  # one model call at a time in this worker
+        self.lock = threading.RLock()  # one model call at a time in this worker (re-entered while loading)
         self._loaded: dict[tuple[str, str | None], Detector] = {}
 
     def load_defaults(self) -> None:
