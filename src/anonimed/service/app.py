@@ -1,8 +1,10 @@
 """The HTTP service: ``/health``, ``/v1/detect``, ``/v1/deidentify`` and, with a review folder, the review page.
 
 Each uvicorn worker builds its own app from the environment (:func:`create_app_from_environment`, the factory that
-``anonimed serve`` names) and loads the model once, at start-up.  One lock a worker serialises the model's calls
-(the detectors keep per-note state); workers run in parallel.  No note text, span text or surrogate is ever logged:
+``anonimed serve`` names) and loads the model once, at start-up.  The model runs on the worker's event loop, one
+note at a time: the work is CPU-bound, and a worker busy with a note accepts no new connection, so the kernel hands
+it to an idle worker (with a thread pool every worker would accept its share and queue it, idle ones or not).  A
+lock keeps the review page's calls, which run in threads, from overlapping them (the detectors keep per-note state).  No note text, span text or surrogate is ever logged:
 errors are logged by their type only, and 4xx answers never echo the request's values.
 """
 
@@ -115,7 +117,7 @@ def create_app(settings: ServiceSettings, detector: Detector | None = None) -> F
         return {"status": "ok", "version": __version__}
 
     @app.post("/v1/detect", tags=["service"], dependencies=authorised, response_model_exclude_none=True)
-    def detect(request: DetectRequest) -> DetectResponse:
+    async def detect(request: DetectRequest) -> DetectResponse:
         """The PHI spans of a text or of each document, exactly as ``anonimed predict`` finds them."""
         model = detectors.for_detect(request.vote)
         if request.text is not None:
@@ -132,7 +134,7 @@ def create_app(settings: ServiceSettings, detector: Detector | None = None) -> F
         return DetectResponse(documents=answers)
 
     @app.post("/v1/deidentify", tags=["service"], dependencies=authorised, response_model_exclude_none=True)
-    def deidentify(request: DeidentifyRequest) -> DeidentifyResponse:
+    async def deidentify(request: DeidentifyRequest) -> DeidentifyResponse:
         """The de-identified text of a text or of each document, and every replacement made."""
         key = request.key.encode("utf-8") if request.key is not None else None
         if key is None and request.seed is None:
@@ -235,4 +237,8 @@ async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
 
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
+    if error.status_code == 400 and isinstance(error.__cause__, UnicodeDecodeError):
+        # FastAPI answers a body that does not decode with a bare 400; it is a malformed body like any other.
+        problem = "the request body is not valid JSON: it does not decode as UTF-8"
+        return JSONResponse({"error": problem}, status_code=422)
     return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
