@@ -143,6 +143,7 @@ def test_413_over_the_size_limit(client: TestClient) -> None:
         json.dumps({"text": "x", "documents": [{"id": "a", "text": "y"}]}).encode(),
         json.dumps({"text": f"{SECRET_NAME}\x00"}).encode(),
         b'{"text": "' + SECRET_NAME.encode() + b'\\ud800"}',
+        b'{"text": "' + SECRET_NAME.encode() + b'\xff\xfe"}',
         json.dumps({"text": SECRET_NAME, "colour": "red"}).encode(),
         json.dumps({"text": SECRET_NAME, "vote": "sometimes"}).encode(),
     ],

@@ -239,6 +239,10 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     if error.status_code == 400 and isinstance(error.__cause__, UnicodeDecodeError):
         # FastAPI answers a body that does not decode with a bare 400; it is a malformed body like any other.
-        problem = "the request body is not valid JSON: it does not decode as UTF-8"
-        return JSONResponse({"error": problem}, status_code=422)
+        problem = {
+            "location": ["body"],
+            "problem": "not JSON text: it does not decode as UTF-8",
+            "type": "json_invalid",
+        }
+        return JSONResponse({"error": "the request body is not valid", "details": [problem]}, status_code=422)
     return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
