@@ -182,6 +182,24 @@ def test_relabel_add_and_save_writes_the_ann(browser: object, server: str, corpu
     page.close()
 
 
+def test_keyboard_delete_and_resize(browser: object, server: str, corpus: Path) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 800})  # type: ignore[attr-defined]
+    page.goto(f"{server}/review#token={TOKEN}")
+    page.wait_for_selector("#note mark")
+    assert page.inner_text("#note-origin") == "spans found by the model"  # nota-b has no .ann
+    assert page.locator("#note mark.selected").inner_text() == "01/02/1950"
+    page.keyboard.press("d")
+    assert page.locator("#note mark.selected").inner_text() == "612345678"
+    page.keyboard.press("Shift+ArrowLeft")  # the end one character back
+    page.keyboard.press("Alt+ArrowRight")  # the start one character on
+    assert page.locator("#note mark.selected").inner_text() == "1234567"
+    page.keyboard.press("Control+s")
+    page.wait_for_function("document.getElementById('note-status').textContent.includes('saved')")
+    saved = read_brat(corpus / "nota-b.txt")
+    assert [(s.label, saved.span_text(s)) for s in saved.spans] == [("NUMERO_TELEFONO", "1234567")]
+    page.close()
+
+
 def test_screenshots(browser: object, tmp_path: Path) -> None:
     """The README's screenshots: the bundled example notes with the shipped model's spans."""
     target = os.environ.get("ANONIMED_REVIEW_SCREENSHOTS")

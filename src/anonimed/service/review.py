@@ -10,6 +10,7 @@ the folder).
 from __future__ import annotations
 
 import fcntl
+import importlib
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -154,12 +155,12 @@ class ReviewFolder:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
     def _by_uncertainty(self) -> list[QueueEntry]:
-        try:
-            from anonimed.corpus.uncertainty import uncertainty_scores
+        try:  # imported on demand: only this order needs it
+            uncertainty = importlib.import_module("anonimed.corpus.uncertainty")
         except ImportError as error:
             raise ValueError(f"ordering by uncertainty needs anonimed.corpus.uncertainty ({error})") from None
         documents = [Document(name, read_text(path)) for name, path in self._paths.items()]
-        scores = uncertainty_scores(self.detector, documents)
+        scores: dict[str, float] = uncertainty.uncertainty_scores(self.detector, documents)
         ordered = sorted(self._paths, key=lambda name: (-scores.get(name, 0.0), name))
         return [QueueEntry(name, scores.get(name)) for name in ordered]
 
