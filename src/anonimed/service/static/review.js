@@ -164,7 +164,8 @@ function renderSpanPanel() {
   if (!span) return;
   $("span-text").textContent = state.chars.slice(span.start, span.end).join("");
   $("span-label").value = span.label;
-  const origin = span.source === "review" ? "added in review" : `score ${Number(span.score).toFixed(3)} (${span.source})`;
+  const origins = { review: "changed in review", gold: "from the .ann" };
+  const origin = origins[span.source] || `score ${Number(span.score).toFixed(3)} (${span.source})`;
   $("span-score").textContent = `[${span.start}, ${span.end}) · ${origin} · ${span.accepted ? "accepted" : "not accepted yet"}`;
   const mark = document.querySelector(`#note mark.selected`);
   if (mark) mark.scrollIntoView({ block: "nearest" });
@@ -388,8 +389,8 @@ function onKey(event) {
   const arrow = event.key === "ArrowLeft" ? -1 : event.key === "ArrowRight" ? 1 : 0;
   if (arrow && event.altKey) resize("start", arrow);
   else if (arrow && event.shiftKey) resize("end", arrow);
-  else if (event.key === "j" || event.key === "Tab" && !event.shiftKey) select(state.selected + 1);
-  else if (event.key === "k" || event.key === "Tab" && event.shiftKey) select(state.selected - 1);
+  else if (event.key === "j") select(state.selected + 1);
+  else if (event.key === "k") select(state.selected - 1);
   else if (event.key === "a") accept();
   else if (event.key === "d" || event.key === "Delete" || event.key === "Backspace") remove();
   else if (event.key === "l" && state.selected >= 0) {
