@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
@@ -78,6 +79,14 @@ class ReviewFolder:
         else:
             self.order = "name"
             self.queue = [QueueEntry(name, None) for name in self._paths]
+
+    @classmethod
+    def check(cls, directory: str | Path, order_file: str | Path | None = None, by: str = "name") -> None:
+        """Raise the error a review of ``directory`` would meet at start, without loading a model: a missing
+        folder, no notes, a bad ranking file, or no uncertainty module."""
+        cls(directory, order_file=order_file)
+        if by == "uncertainty":
+            _uncertainty_module()
 
     @property
     def detector(self) -> Detector:
@@ -155,14 +164,18 @@ class ReviewFolder:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
     def _by_uncertainty(self) -> list[QueueEntry]:
-        try:  # imported on demand: only this order needs it
-            uncertainty = importlib.import_module("anonimed.corpus.uncertainty")
-        except ImportError as error:
-            raise ValueError(f"ordering by uncertainty needs anonimed.corpus.uncertainty ({error})") from None
+        uncertainty = _uncertainty_module()
         documents = [Document(name, read_text(path)) for name, path in self._paths.items()]
         scores: dict[str, float] = uncertainty.uncertainty_scores(self.detector, documents)
         ordered = sorted(self._paths, key=lambda name: (-scores.get(name, 0.0), name))
         return [QueueEntry(name, scores.get(name)) for name in ordered]
+
+
+def _uncertainty_module() -> ModuleType:
+    try:  # imported on demand: only this order needs it
+        return importlib.import_module("anonimed.corpus.uncertainty")
+    except ImportError as error:
+        raise ValueError(f"ordering by uncertainty needs anonimed.corpus.uncertainty ({error})") from None
 
 
 def _read_ranking(path: Path) -> list[tuple[str, float]]:

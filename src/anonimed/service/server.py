@@ -19,6 +19,14 @@ def run_server(
 
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
+    if settings.review_dir is not None:  # one clear error now rather than a failed start-up in every worker
+        from anonimed.service.review import ReviewFolder
+
+        ReviewFolder.check(settings.review_dir, settings.review_order, settings.review_by)
+    if settings.key_file is not None:
+        from anonimed.transform import read_key
+
+        read_key(settings.key_file)
     os.environ.update(settings.to_environment())  # read back by each worker; never logged
     address = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
     if show_token:
