@@ -77,7 +77,7 @@ def test_clear_errors_for_a_bad_order_or_folder(folder: Path, tmp_path: Path, mo
         ReviewFolder(tmp_path / "missing")
     # The commands fail at once, before a server starts, with the same errors.
     assert main(["review", str(tmp_path / "missing")]) == 2
-    assert main(["serve", "--review", str(folder), "--by", "uncertainty"]) == 2
+    assert main(["serve", "--review", str(folder), "--order", str(bad)]) == 2
 
 
 def test_notes_come_with_their_ann_or_the_models_spans(folder: Path) -> None:
