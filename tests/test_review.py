@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import types
 from collections.abc import Iterator
@@ -148,6 +149,25 @@ def test_review_api(client: object, folder: Path) -> None:
     assert (folder / "b-note.ann").read_text(encoding="utf-8") == "T1\tFECHAS 11 21\t03/03/2019\n"
     assert http.get("/review").status_code == 200  # type: ignore[attr-defined]
     assert "review.js" in http.get("/review").text  # type: ignore[attr-defined]
+
+
+def test_review_api_never_logs_a_note(
+    client: object, folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    (folder / "b-note.ann").write_text("T1\tTERRITORIO 25 31\tLeida\n", encoding="utf-8")  # a covered text gone wrong
+    answer = client.get("/v1/review/notes/b-note")  # type: ignore[attr-defined]
+    assert answer.status_code == 422 and "b-note.ann" in answer.json()["error"]
+
+    def fails(note_id: str) -> None:
+        raise RuntimeError(f"cannot read {TEXTS['a-note']!r}")
+
+    monkeypatch.setattr(ReviewFolder, "note", lambda self, note_id: fails(note_id))
+    answer = client.get("/v1/review/notes/a-note")  # type: ignore[attr-defined]
+    assert answer.status_code == 500 and "Ana Ruiz" not in answer.text
+    assert "RuntimeError" in caplog.text
+    for secret in ("Lleida", "Leida", "Ana Ruiz", "612345678"):
+        assert secret not in caplog.text
 
 
 @pytest.mark.parametrize(

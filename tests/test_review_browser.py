@@ -201,7 +201,7 @@ def test_keyboard_delete_and_resize(browser: object, server: str, corpus: Path) 
     page.keyboard.press("Alt+ArrowRight")  # the start one character on
     assert page.locator("#note mark.selected").inner_text() == "1234567"
     page.keyboard.press("Control+s")
-    page.wait_for_function("document.getElementById('note-status').textContent.includes('saved')")
+    page.wait_for_function("document.getElementById('note-status').textContent.includes('saved to')")
     saved = read_brat(corpus / "nota-b.txt")
     assert [(s.label, saved.span_text(s)) for s in saved.spans] == [("NUMERO_TELEFONO", "1234567")]
     page.close()

@@ -176,6 +176,22 @@ def test_no_phi_in_any_log_line(client: TestClient, caplog: pytest.LogCaptureFix
         assert secret not in caplog.text
 
 
+def test_logged_exceptions_keep_their_type_only(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("uvicorn")
+    import logging.config
+
+    from anonimed.service.logs import log_config
+
+    logging.config.dictConfig(log_config())
+    try:
+        raise RuntimeError(f"cannot annotate {NOTE!r}")
+    except RuntimeError:
+        logging.getLogger("uvicorn.error").exception("Exception in ASGI application")
+    logged = capsys.readouterr().err
+    assert "Exception in ASGI application [RuntimeError; message and traceback withheld" in logged
+    assert SECRET_NAME not in logged and "Traceback" not in logged
+
+
 def test_docs_and_openapi_are_served(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,13 @@ from fastapi.staticfiles import StaticFiles
 from anonimed.deidentify import Deidentifier
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span, SpanOutOfBoundsError
+from anonimed.formats.errors import FormatError
 from anonimed.schema import PHI_TYPES, UnknownLabelError
 from anonimed.service.review import ReviewFolder
 from anonimed.service.schemas import ReviewSpans
 from anonimed.service.settings import ServiceSettings
+
+log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
@@ -44,7 +48,7 @@ def mount_review(app: FastAPI, authorised: Sequence[Depends]) -> None:
     def queue(request: Request) -> dict[str, Any]:
         """The notes in review order, which are reviewed, and the PHI types with their groups."""
         folder = _folder(request)
-        reviewed = folder.reviewed()
+        reviewed = _known(folder.reviewed)
         notes = [{"id": e.id, "score": e.score, "reviewed": e.id in reviewed} for e in folder.queue]
         labels = [{"name": t.name, "group": t.group, "description": t.description} for t in PHI_TYPES.values()]
         return {"order": folder.order, "notes": notes, "reviewed": sum(n["reviewed"] for n in notes), "labels": labels}
@@ -103,13 +107,18 @@ def _spans(body: ReviewSpans) -> list[Span]:
 
 
 def _known(action: Callable[[], Any]) -> Any:
-    """Run a folder action; an unknown note is a 404 and a span outside its text a 422."""
+    """Run a folder action: an unknown note is a 404; a span outside its text, an unknown type or a note's files
+    that cannot be read a 422 (the reviewer's to see: the message may quote the note); any other failure a 500,
+    logged by its type only."""
     try:
         return action()
     except KeyError as error:
         raise HTTPException(404, str(error.args[0])) from None
-    except (SpanOutOfBoundsError, UnknownLabelError) as error:
+    except (SpanOutOfBoundsError, UnknownLabelError, FormatError) as error:
         raise HTTPException(422, str(error)) from None
+    except Exception as error:  # noqa: BLE001 - never let a message that may quote a note reach the log
+        log.error("review: a note could not be read or saved (%s)", type(error).__name__)
+        raise HTTPException(500, f"the note could not be read or saved ({type(error).__name__})") from None
 
 
 def _span_json(span: Span) -> dict[str, Any]:

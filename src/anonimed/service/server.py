@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
+from anonimed.service.logs import log_config
 from anonimed.service.settings import ServiceSettings
 
 APP_FACTORY = "anonimed.service.app:create_app_from_environment"
@@ -36,5 +37,12 @@ def run_server(
         print(f"anonimed: review page at {address}/review{fragment}", file=sys.stderr)
     print(f"anonimed: API docs at {address}/docs", file=sys.stderr)
     uvicorn.run(
-        APP_FACTORY, factory=True, host=host, port=port, workers=workers, log_level=log_level, server_header=False
+        APP_FACTORY,
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_config=log_config(log_level),
+        log_level=log_level,
+        server_header=False,
     )
