@@ -176,18 +176,27 @@ def test_no_phi_in_any_log_line(client: TestClient, caplog: pytest.LogCaptureFix
         assert secret not in caplog.text
 
 
-def test_logged_exceptions_keep_their_type_only(capsys: pytest.CaptureFixture[str]) -> None:
+def test_logged_exceptions_keep_their_type_only() -> None:
     pytest.importorskip("uvicorn")
-    import logging.config
+    import io
 
-    from anonimed.service.logs import log_config
+    from anonimed.service.logs import ExceptionTypeOnly, log_config
 
-    logging.config.dictConfig(log_config())
+    config = log_config()
+    assert all(handler["filters"] == ["exception_type_only"] for handler in config["handlers"].values())
+    assert config["filters"]["exception_type_only"]["()"] is ExceptionTypeOnly
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(ExceptionTypeOnly())
+    logger = logging.getLogger("anonimed.test-exception-type-only")
+    logger.addHandler(handler)
     try:
         raise RuntimeError(f"cannot annotate {NOTE!r}")
     except RuntimeError:
-        logging.getLogger("uvicorn.error").exception("Exception in ASGI application")
-    logged = capsys.readouterr().err
+        logger.exception("Exception in ASGI application")
+    finally:
+        logger.removeHandler(handler)
+    logged = stream.getvalue()
     assert "Exception in ASGI application [RuntimeError; message and traceback withheld" in logged
     assert SECRET_NAME not in logged and "Traceback" not in logged
 
