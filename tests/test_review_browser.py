@@ -189,6 +189,14 @@ def test_relabel_add_and_save_writes_the_ann(browser: object, server: str, corpu
     page.close()
 
 
+def test_api_docs_render_without_internet(browser: object, server: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto(f"{server}/docs")
+    page.wait_for_selector(".swagger-ui .information-container .title")
+    assert "anonimed API" in page.title() and "/v1/detect" in page.inner_text(".swagger-ui")
+    page.close()
+
+
 def test_keyboard_delete_and_resize(browser: object, server: str, corpus: Path) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 800})  # type: ignore[attr-defined]
     page.goto(f"{server}/review#token={TOKEN}")

@@ -15,12 +15,15 @@ import secrets
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from anonimed import __version__
@@ -44,6 +47,8 @@ from anonimed.service.settings import ServiceSettings
 from anonimed.transform import build_config, read_key
 
 log = logging.getLogger(__name__)
+
+SWAGGER_UI_DIR = Path(__file__).resolve().parent / "static" / "swagger-ui"
 
 
 class Detectors:
@@ -103,6 +108,8 @@ def create_app(settings: ServiceSettings, detector: Detector | None = None) -> F
         description="De-identification of Spanish and Catalan clinical text. Every /v1 request needs "
         "`Authorization: Bearer TOKEN`.",
         lifespan=lifespan,
+        docs_url=None,  # served below with Swagger UI's own files, not a CDN's: hospital networks are often closed
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.detectors = detectors
@@ -110,6 +117,18 @@ def create_app(settings: ServiceSettings, detector: Detector | None = None) -> F
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(StarletteHTTPException, _http_error)  # FastAPI's and the size limit's
     authorised = [Depends(bearer_token)]
+
+    app.mount("/docs/static", StaticFiles(directory=SWAGGER_UI_DIR), name="docs-static")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="anonimed API",
+            swagger_js_url="/docs/static/swagger-ui-bundle.js",
+            swagger_css_url="/docs/static/swagger-ui.css",
+            swagger_favicon_url="data:,",
+        )
 
     @app.get("/health", tags=["service"])
     async def health() -> dict[str, str]:
