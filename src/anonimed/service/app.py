@@ -4,8 +4,9 @@ Each uvicorn worker builds its own app from the environment (:func:`create_app_f
 ``anonimed serve`` names) and loads the model once, at start-up.  The model runs on the worker's event loop, one
 note at a time: the work is CPU-bound, and a worker busy with a note accepts no new connection, so the kernel hands
 it to an idle worker (with a thread pool every worker would accept its share and queue it, idle ones or not).  A
-lock keeps the review page's calls, which run in threads, from overlapping them (the detectors keep per-note state).  No note text, span text or surrogate is ever logged:
-errors are logged by their type only, and 4xx answers never echo the request's values.
+lock keeps the review page's calls, which run in threads, from overlapping them (the detectors keep per-note
+state).  No note text, span text or surrogate is ever logged: errors are logged by their type only, and 4xx answers
+never echo the request's values.
 """
 
 from __future__ import annotations

@@ -179,7 +179,7 @@ def _uncertainty_module() -> ModuleType:
 
 
 def _read_ranking(path: Path) -> list[tuple[str, float]]:
-    """The ``(id, score)`` pairs of a ranking JSON (``{"documents": [{"id": ..., "score": ...}, ...]}``), in its order."""
+    """The ``(id, score)`` pairs of a ranking JSON (``{"documents": [{"id": ..., "score": ...}, ...]}``), in order."""
     try:
         ranking = json.loads(read_text(path))
         return [(str(entry["id"]), float(entry["score"])) for entry in ranking["documents"]]
