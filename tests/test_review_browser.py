@@ -171,9 +171,13 @@ def test_relabel_add_and_save_writes_the_ann(browser: object, server: str, corpu
     page.keyboard.press("Enter")
     assert page.locator("#note mark[title='FAMILIARES_SUJETO_ASISTENCIA']").inner_text() == "Marta"
     assert "unsaved" in page.inner_text("#note-status")
+    # The preview follows: the note with surrogates in place of every span, the new one included.
+    page.wait_for_function("document.querySelectorAll('#preview mark').length === 4")
+    assert "Ana Ruiz Soler" not in page.inner_text("#preview")
 
-    page.keyboard.press("s")
+    page.keyboard.press("Shift+S")  # save, then the next note not reviewed yet: nota-b
     page.wait_for_function("document.getElementById('progress-text').textContent.startsWith('1 of 2')")
+    page.wait_for_function("document.getElementById('note-id').textContent === 'nota-b'")
     saved = read_brat(corpus / "nota-a.txt")
     assert [(s.label, s.start, s.end) for s in saved.spans] == [
         ("NOMBRE_SUJETO_ASISTENCIA", 10, 24),
@@ -183,9 +187,6 @@ def test_relabel_add_and_save_writes_the_ann(browser: object, server: str, corpu
     ]
     assert saved.span_text(saved.spans[-1]) == "Marta"
     assert "nota-a" in json.loads((corpus / ".anonimed-review.json").read_text(encoding="utf-8"))["reviewed"]
-    # The preview shows the note with surrogates in place of every span.
-    page.wait_for_function("document.querySelectorAll('#preview mark').length === 4")
-    assert "Ana Ruiz Soler" not in page.inner_text("#preview")
     page.close()
 
 

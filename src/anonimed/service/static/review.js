@@ -259,12 +259,12 @@ function add(start, end, label) {
 }
 
 async function save() {
-  if (!state.note) return;
+  if (!state.note) return false;
   try {
     await api("PUT", `/v1/review/notes/${encodeURIComponent(state.note.id)}`, { spans: payload() });
   } catch (error) {
     say(`Not saved: ${error.message}`, true);
-    return;
+    return false;
   }
   state.dirty = false;
   state.spans.forEach((span) => { span.accepted = true; });
@@ -273,6 +273,16 @@ async function save() {
   say(`Saved ${state.note.id}.ann (${state.spans.length} spans).`);
   renderQueue();
   refresh();
+  return true;
+}
+
+// Save, then open the next note not reviewed yet (after this one, else from the top).
+async function saveAndNext() {
+  if (!(await save())) return;
+  const after = state.queue.findIndex((entry, index) => index > state.index && !entry.reviewed);
+  const next = after >= 0 ? after : state.queue.findIndex((entry) => !entry.reviewed);
+  if (next >= 0) await openNote(next);
+  else say("Every note of the queue is reviewed.");
 }
 
 // --- text selection → a new span ------------------------------------------------------------------------------
@@ -397,6 +407,7 @@ function onKey(event) {
     const mark = document.querySelector("#note mark.selected");
     openPicker("relabel", mark ? mark.getBoundingClientRect() : $("note").getBoundingClientRect());
   } else if (event.key === "s") save();
+  else if (event.key === "S") saveAndNext();
   else if (event.key === "n") openNote(state.index + 1);
   else if (event.key === "p") openNote(state.index - 1);
   else if (event.key === "?") $("help").showModal();
