@@ -10,13 +10,16 @@ examples when it is absent) from ``--clients`` parallel clients, each request on
 the workers share them.  It reports p50/p95 latency, notes per second, the resident memory of the worker processes
 and the failed requests (any answer but 200); then it sends malformed requests (bad JSON, wrong types, NUL, a lone
 surrogate, no token, a body over the limit) and checks that each gets its 4xx and that ``/health`` still answers.
-Writes everything as JSON to ``--out`` (default: benchmarks/results/load.json) and prints a Markdown table.
+It also measures how many CPU-bound processes the machine ran at once around the runs (``parallel_capacity``: 2.0
+on an idle 2-core machine): a throughput ratio means little when others' jobs hold the cores.  Writes everything as
+JSON to ``--out`` (default: benchmarks/results/load.json) and prints a Markdown table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import secrets
@@ -50,6 +53,27 @@ MALFORMED: list[tuple[str, bytes, dict[str, str], int]] = [
     ("both text and documents", b'{"text": "a", "documents": [{"id": "x", "text": "b"}]}', {}, 422),
     ("no token", b'{"text": "a"}', {"Authorization": ""}, 401),
 ]
+
+
+def _spin() -> None:
+    total = 0
+    for number in range(10_000_000):
+        total += number
+
+
+def parallel_capacity(processes: int) -> float:
+    """How many CPU-bound processes this machine runs at once right now: ``processes`` spinning together against
+    one alone (``processes`` on an idle machine with that many cores; less when others hold cores)."""
+    timings = []
+    for count in (1, processes):
+        started = time.perf_counter()
+        spinners = [multiprocessing.Process(target=_spin) for _ in range(count)]
+        for spinner in spinners:
+            spinner.start()
+        for spinner in spinners:
+            spinner.join()
+        timings.append(time.perf_counter() - started)
+    return round(processes * timings[0] / timings[1], 2)
 
 
 def free_port() -> int:
@@ -196,11 +220,14 @@ def main() -> int:
     notes = [path.read_text(encoding="utf-8") for path in sorted(arguments.notes.glob("*.txt"))]
     if not notes:
         parser.error(f"{arguments.notes}: no *.txt notes")
+    capacity = parallel_capacity(max(arguments.workers))  # before and after: others' jobs come and go
     with tempfile.TemporaryDirectory() as folder:
         runs = [measure(workers, notes, arguments, Path(folder)) for workers in arguments.workers]
+    capacity = min(capacity, parallel_capacity(max(arguments.workers)))
     report = {
         "date": date.today().isoformat(),
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs",
+        "parallel_capacity": capacity,
         "notes": arguments.notes.name,
         "endpoint": arguments.endpoint,
         "model": arguments.model or "default",
@@ -222,6 +249,7 @@ def main() -> int:
         print("| " + " | ".join(str(cell) for cell in cells) + " |")
     if "throughput_ratio" in report:
         print(f"throughput {arguments.workers[-1]} workers / {arguments.workers[0]}: {report['throughput_ratio']}x")
+    print(f"parallel capacity for {max(arguments.workers)} CPU-bound processes at the time: {capacity}")
     failed = any(
         run["failed"] or not run["malformed"]["all_as_expected"] or not run["malformed"]["healthy_after"]
         for run in runs
