@@ -54,6 +54,9 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NOTE_A = "Paciente: Ana Ruiz Soler. Ingreso: 03/03/2019.\nVive en Lleida \U0001f3e0 con su hija Marta.\n"
 ANN_A = "T1\tNOMBRE_SUJETO_ASISTENCIA 10 24\tAna Ruiz Soler\nT2\tFECHAS 35 45\t03/03/2019\nT3\tPAIS 55 61\tLleida\n"
 
+# A byte-order mark and CRLF line ends count as characters in BRAT offsets, in Python and on the page alike.
+NOTE_C = "\ufeffNombre: Ana Soler.\r\nFecha: 03/03/2019.\r\n"
+
 
 def _chromium() -> str:
     """The system's Chromium (``ANONIMED_CHROMIUM`` names another): Playwright's own download cannot be reached."""
@@ -110,6 +113,7 @@ def corpus(tmp_path: Path) -> Path:
     (folder / "nota-a.txt").write_text(NOTE_A, encoding="utf-8")
     (folder / "nota-a.ann").write_text(ANN_A, encoding="utf-8")
     (folder / "nota-b.txt").write_text("Fecha de nacimiento: 01/02/1950. Teléfono: 612345678.\n", encoding="utf-8")
+    (folder / "nota-c.txt").write_bytes(NOTE_C.encode("utf-8"))  # written as is: no newline translation
     ranking = {"threshold": 0.5, "documents": [{"id": "nota-b", "score": 0.9, "selected": True}]}
     (tmp_path / "ranking.json").write_text(json.dumps(ranking), encoding="utf-8")
     return folder
@@ -154,7 +158,7 @@ def test_relabel_add_and_save_writes_the_ann(browser: object, server: str, corpu
     # The ranking puts nota-b first, and the page opens the first note not reviewed yet.
     page.wait_for_selector("#note mark")
     assert page.inner_text("#note-id") == "nota-b"
-    assert page.inner_text("#progress-text") == "0 of 2 notes reviewed"
+    assert page.inner_text("#progress-text") == "0 of 3 notes reviewed"
     assert "token" not in page.url  # the token left the address bar
 
     page.click("#queue li[data-id='nota-a']")
@@ -175,9 +179,9 @@ def test_relabel_add_and_save_writes_the_ann(browser: object, server: str, corpu
     page.wait_for_function("document.querySelectorAll('#preview mark').length === 4")
     assert "Ana Ruiz Soler" not in page.inner_text("#preview")
 
-    page.keyboard.press("Shift+S")  # save, then the next note not reviewed yet: nota-b
-    page.wait_for_function("document.getElementById('progress-text').textContent.startsWith('1 of 2')")
-    page.wait_for_function("document.getElementById('note-id').textContent === 'nota-b'")
+    page.keyboard.press("Shift+S")  # save, then the next note not reviewed yet after it: nota-c
+    page.wait_for_function("document.getElementById('progress-text').textContent.startsWith('1 of 3')")
+    page.wait_for_function("document.getElementById('note-id').textContent === 'nota-c'")
     saved = read_brat(corpus / "nota-a.txt")
     assert [(s.label, s.start, s.end) for s in saved.spans] == [
         ("NOMBRE_SUJETO_ASISTENCIA", 10, 24),
@@ -187,6 +191,23 @@ def test_relabel_add_and_save_writes_the_ann(browser: object, server: str, corpu
     ]
     assert saved.span_text(saved.spans[-1]) == "Marta"
     assert "nota-a" in json.loads((corpus / ".anonimed-review.json").read_text(encoding="utf-8"))["reviewed"]
+    page.close()
+
+
+def test_offsets_count_a_bom_and_crlf(browser: object, server: str, corpus: Path) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto(f"{server}/review#token={TOKEN}")
+    page.wait_for_selector("#note mark")
+    page.click("#queue li[data-id='nota-c']")
+    page.wait_for_function("document.getElementById('note-id').textContent === 'nota-c'")
+    start = NOTE_C.index("Ana Soler")
+    _select_text(page, start, start + len("Ana Soler"))
+    page.keyboard.press("1")  # quick type 1: the patient's name
+    page.keyboard.press("s")
+    page.wait_for_function("document.getElementById('note-status').textContent.includes('saved to')")
+    saved = read_brat(corpus / "nota-c.txt")
+    names = [saved.span_text(s) for s in saved.spans if s.label == "NOMBRE_SUJETO_ASISTENCIA"]
+    assert names == ["Ana Soler"]
     page.close()
 
 
