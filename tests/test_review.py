@@ -61,6 +61,14 @@ def test_queue_orders(folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert [e.id for e in by_model.queue] == ["b-note", "a-note", "c-note"] and seen == [sorted(TEXTS)]
 
 
+def test_queue_by_the_models_uncertainty(folder: Path) -> None:
+    pytest.importorskip("anonimed.corpus.uncertainty")
+    queue = ReviewFolder(folder, pattern_detector, by="uncertainty").queue
+    scores = [entry.score for entry in queue]
+    assert sorted(e.id for e in queue) == sorted(TEXTS) and all(isinstance(score, float) for score in scores)
+    assert scores == sorted(scores, reverse=True)  # type: ignore[type-var]
+
+
 def test_clear_errors_for_a_bad_order_or_folder(folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"documents": [{"name": "x"}]}', encoding="utf-8")
