@@ -33,9 +33,9 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
 
 
 # Imported after the shared options above, which the subcommand modules use.
-from anonimed.cli import convert, deidentify, embed, evaluate, predict, review, serve, train  # noqa: E402
+from anonimed.cli import convert, corpus, deidentify, embed, evaluate, predict, review, serve, train  # noqa: E402
 
-COMMANDS = (predict, deidentify, evaluate, convert, train, embed, serve, review)
+COMMANDS = (predict, deidentify, evaluate, convert, train, embed, serve, review, corpus)
 
 
 def build_parser() -> argparse.ArgumentParser:
