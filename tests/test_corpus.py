@@ -189,3 +189,25 @@ def test_corpus_rank_by_the_seed_score_of_the_shipped_rules(tmp_path: Path) -> N
     scores = [d["score"] for d in ranked["documents"]]
     assert scores == sorted(scores, reverse=True)
     assert not any(d["selected"] and d["score"] == 0 for d in ranked["documents"])
+
+
+def test_crf_marginals_give_a_doubt_per_token_in_0_1(meddocan: Path, tmp_path: Path) -> None:
+    from anonimed.corpus.uncertainty import CrfMarginals
+    from anonimed.detect.crf import CrfDetector, CrfSettings, train_crf
+    from anonimed.detect.features import FeatureConfig, FeatureExtractor
+    from anonimed.formats.brat import read_brat_dir
+    from anonimed.text.tokenize import tokenize
+
+    documents = read_brat_dir(meddocan / "train" / "brat")[:6]
+    extractor = FeatureExtractor(FeatureConfig(hints=False))
+    model_file = tmp_path / "tiny.crfsuite"
+    train_crf(documents[:5], model_file, extractor, CrfSettings(max_iterations=20))
+    marginals = CrfMarginals(CrfDetector(model_file, extractor, "BIO"), model_file)
+    unseen = documents[5]
+    doubts = marginals.token_uncertainties(unseen, tokenize(unseen.text))
+    assert len(doubts) == len(tokenize(unseen.text))
+    assert all(0 <= doubt <= 1 for doubt in doubts) and max(doubts) > 0
+    assert marginals.detect(unseen) == CrfDetector(model_file, extractor, "BIO").detect(unseen)
+    scores = uncertainty_scores(marginals, documents)
+    assert scores[unseen.id] == pytest.approx(sum(doubts) / len(doubts))
+    assert scores[unseen.id] > min(scores[d.id] for d in documents[:5])  # a note it learned from is clearer
