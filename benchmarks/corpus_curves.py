@@ -21,7 +21,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from anonimed.corpus.simulate import Simulation, SimulationSettings, read_case_reports
+from anonimed.corpus.ranking import plot_ranking
+from anonimed.corpus.simulate import CASE_REPORT_PREFIX, Simulation, SimulationSettings, read_case_reports
 from anonimed.formats.brat import read_brat_dir
 from anonimed.formats.textio import write_bytes_atomic
 
@@ -39,6 +40,7 @@ def main() -> None:
     parser.add_argument("--rules", default="default", help="the rules of the seed score (default: the shipped set)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "corpus-curves.json")
     parser.add_argument("--figure", type=Path, default=ROOT / "docs" / "img" / "corpus-curves.png")
+    parser.add_argument("--rank-figure", type=Path, default=ROOT / "docs" / "img" / "corpus-rank.png")
     parser.add_argument("--work", type=Path, default=ROOT / "runs" / "corpus-curves")
     parser.add_argument("--report-only", action="store_true", help="only remake the table and figure")
     arguments = parser.parse_args()
@@ -67,6 +69,19 @@ def simulate(arguments: argparse.Namespace) -> None:
     for strategy in arguments.strategies:
         for run in range(settings.random_runs if strategy == "random" else 1):
             simulation.run(strategy, run)
+    if rules is not None:  # the ranking an annotator would get at the start, with its elbow
+        ranking = simulation.seed_ranking(simulation.seed_sample, simulation.pool)
+        plot_ranking(ranking, arguments.rank_figure)
+        scored = [d for d in ranking.documents if d.score > 0]
+        simulation.results["seed_ranking_at_start"] = {
+            "threshold": ranking.threshold,
+            "selected": len(ranking.selected),
+            "selected_meddocan": sum(not d.startswith(CASE_REPORT_PREFIX) for d in ranking.selected),
+            "scoring_above_0": len(scored),
+            "case_reports_scoring_above_0": sum(d.id.startswith(CASE_REPORT_PREFIX) for d in scored),
+            "pool": len(ranking.documents),
+        }
+        simulation.save()
 
 
 def curves_of(results: dict[str, Any]) -> dict[str, dict[int, list[float]]]:

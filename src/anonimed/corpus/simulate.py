@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonimed.corpus.ranking import mention_counts, rank, seed_scores
+from anonimed.corpus.ranking import Ranking, mention_counts, rank, seed_scores
 from anonimed.corpus.uncertainty import CrfMarginals, uncertainty_scores
 from anonimed.detect.base import Detector
 from anonimed.detect.crf import CrfDetector, CrfSettings, train_crf
@@ -130,7 +130,7 @@ class Simulation:
                 return point
         return None
 
-    def _save(self) -> None:
+    def save(self) -> None:
         write_text_atomic(self.results_path, json.dumps(self.results, indent=1, ensure_ascii=False) + "\n")
 
     def run(self, strategy: str, run: int = 0) -> None:
@@ -183,12 +183,12 @@ class Simulation:
             "filled_at_random": filled,
         }
         self.results["points"].append(point)
-        self._save()
+        self.save()
         log.info("%s run %d, %d notes: dev NER F1 %.4f", strategy, run, notes, point["dev_ner_f1"])
 
-    def _top(self, scores: Mapping[str, float], pool: list[Document], random_seed: int) -> tuple[list[str], int]:
+    def _top(self, ranking: Ranking, pool: list[Document], random_seed: int) -> tuple[list[str], int]:
         """The top ``batch`` of a ranking, completed at random when too few notes score above 0."""
-        ranked = [document.id for document in rank(scores).documents if document.score > 0][: self.settings.batch]
+        ranked = [document.id for document in ranking.documents if document.score > 0][: self.settings.batch]
         missing = self.settings.batch - len(ranked)
         if missing > 0:
             chosen = set(ranked)
@@ -199,12 +199,13 @@ class Simulation:
     def _pick_by_seed(
         self, random_seed: int, labelled: list[Document], pool: list[Document], _: Path
     ) -> tuple[list[str], int]:
-        if self.rules is None:
-            raise ValueError("the seed strategy needs rules")
+        return self._top(self.seed_ranking(labelled, pool), pool, random_seed)
+
+    def seed_ranking(self, labelled: Sequence[Document], pool: Sequence[Document]) -> Ranking:
+        """The pool by seed score, ``F1_i`` measured on ``labelled``."""
         spans = self.rule_spans([*labelled, *pool])
         f1 = strict_f1_by_type(labelled, spans)
-        scores = seed_scores({document.id: mention_counts(spans[document.id]) for document in pool}, f1)
-        return self._top(scores, pool, random_seed)
+        return rank(seed_scores({document.id: mention_counts(spans[document.id]) for document in pool}, f1))
 
     def _pick_by_uncertainty(
         self, random_seed: int, labelled: list[Document], pool: list[Document], model_file: Path
@@ -212,7 +213,8 @@ class Simulation:
         if not model_file.is_file():  # a resumed run: the model of this point was trained in an earlier process
             train_crf(labelled, model_file, self.extractor, self.settings.crf, self.hints)
         crf = CrfDetector(model_file, self.extractor, self.settings.crf.scheme, self.hints)
-        return self._top(uncertainty_scores(CrfMarginals(crf, model_file), pool), pool, random_seed)
+        ranking = rank(uncertainty_scores(CrfMarginals(crf, model_file), pool), by="uncertainty")
+        return self._top(ranking, pool, random_seed)
 
     def _pick_at_random(
         self, random_seed: int, labelled: list[Document], pool: list[Document], _: Path
@@ -222,7 +224,8 @@ class Simulation:
 
     def rule_spans(self, documents: Sequence[Document]) -> dict[str, list[Span]]:
         """The rules' spans of each document (computed once: the rules do not change during a simulation)."""
-        assert self.rules is not None
+        if self.rules is None:
+            raise ValueError("the seed strategy needs rules")
         for document in documents:
             if document.id not in self._rule_spans:
                 self._rule_spans[document.id] = self.rules.detect(document)
