@@ -6,6 +6,7 @@ annotations with exact offsets, so offsets are never typed by hand.
 
     python benchmarks/styles/build.py          # rebuild every note of markup/ into benchmarks/styles/
     python benchmarks/styles/build.py --check  # fail if a built note differs from its source
+    python benchmarks/styles/build.py --counts # print the README's table of notes and mentions per style and type
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 from anonimed.document import Document, Span
-from anonimed.formats.brat import format_ann
-from anonimed.schema import canonical_label
+from anonimed.formats.brat import format_ann, read_brat
+from anonimed.schema import LABELS, canonical_label
 
 HERE = Path(__file__).resolve().parent
 STYLES = ("narrativa", "catala", "radiologia", "primaria", "cabeceras")
@@ -83,10 +85,38 @@ def build(markup_dir: Path = HERE / "markup", out_dir: Path = HERE, check: bool 
     return problems
 
 
+def counts_table(notes_dir: Path = HERE) -> str:
+    """A markdown table of the built notes: notes and mentions of each type per style (types that occur only)."""
+    notes: Counter[str] = Counter()
+    mentions: Counter[tuple[str, str]] = Counter()
+    for path in sorted(notes_dir.glob("*.txt")):
+        style = path.stem.split("-")[0]
+        notes[style] += 1
+        for span in read_brat(path).spans:
+            mentions[style, span.label] += 1
+    styles = [style for style in STYLES if notes[style]]
+    labels = [label for label in LABELS if any(mentions[style, label] for style in styles)]
+    rows = [["notes", *(str(notes[style]) for style in styles), str(sum(notes.values()))]]
+    for label in labels:
+        per_style = [mentions[style, label] for style in styles]
+        rows.append([label, *(str(count) for count in per_style), str(sum(per_style))])
+    rows.append(["all mentions", *(str(sum(mentions[style, label] for label in labels)) for style in styles)])
+    rows[-1].append(str(sum(mentions.values())))
+    header = ["", *styles, "total"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="compare the built notes with their sources")
-    problems = build(check=parser.parse_args().check)
+    parser.add_argument("--counts", action="store_true", help="print the table of notes and mentions per style")
+    arguments = parser.parse_args()
+    if arguments.counts:
+        print(counts_table())
+        return 0
+    problems = build(check=arguments.check)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0
