@@ -26,9 +26,9 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -105,7 +105,7 @@ class Hang(Exception):
 
 
 def with_timeout(seconds: float, run: Callable[[], None]) -> None:
-    def interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
+    def interrupt(signum, frame):
         raise Hang(f"no answer within {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, interrupt)
@@ -198,7 +198,7 @@ def run_target(
         count["examples"] += 1
         try:
             with_timeout(timeout, lambda: check(*arguments))
-        except Exception:  # noqa: BLE001 - every failure is collected and reported, the run goes on
+        except Exception:
             if len(failures) < 20:
                 failures.append(f"{traceback.format_exc(limit=6)}\ninput: {arguments!r:.400}")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -319,7 +321,7 @@ def test_a_split_span_gives_disjoint_parts_inside_it(words, label):
     for part in parts:
         assert 0 <= part.start < part.end <= len(text)
         assert text[part.start].isalnum() and text[part.end - 1] not in " ,;:"
-    assert all(a.end <= b.start for a, b in zip(parts, parts[1:]))
+    assert all(a.end <= b.start for a, b in itertools.pairwise(parts))
 
 
 def test_long_runs_of_spaces_and_commas_are_trimmed_in_linear_time():

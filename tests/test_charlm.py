@@ -12,9 +12,9 @@ import pytest
 torch = pytest.importorskip("torch", reason="torch (the training extra) is needed to train a character LM")
 pytest.importorskip("onnxruntime")
 
-from anonimed.detect.neural.charlm import CharLanguageModel, CharLmConfig, train_char_lm  # noqa: E402
-from anonimed.detect.neural.charlm_states import CharLmStates  # noqa: E402
-from anonimed.text.tokenize import tokenize  # noqa: E402
+from anonimed.detect.neural.charlm import CharLanguageModel, CharLmConfig, train_char_lm
+from anonimed.detect.neural.charlm_states import CharLmStates
+from anonimed.text.tokenize import tokenize
 
 NOTES = [
     f"Paciente de {age} años que acude a urgencias por dolor torácico. Vive con su hija en Lleida.\n"

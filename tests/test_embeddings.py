@@ -7,7 +7,6 @@ import pytest
 
 from anonimed.embeddings import CLUSTERS_FILE, WordClusters, WordEmbeddings, normalise, train_embeddings
 
-
 CORPUS = (
     "El paciente de 70 años ingresó en el Hospital Clínico de Madrid.\n"
     "La paciente presenta dolor torácico y disnea.\n"

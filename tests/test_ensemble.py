@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from anonimed.detect.ensemble import EnsembleDetector, Vote, member_tags, token_scores, vote_tags
 from anonimed.detect.crf import CrfSettings
+from anonimed.detect.ensemble import EnsembleDetector, Vote, member_tags, token_scores, vote_tags
 from anonimed.detect.features import FeatureConfig
 from anonimed.detect.propagate import Propagator
 from anonimed.document import Document, Span

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from anonimed.detect.features import FeatureConfig
 from anonimed.detect.crf import CrfSettings
+from anonimed.detect.features import FeatureConfig
 from anonimed.document import Document
-from anonimed.formats.brat import write_brat, read_brat_dir
+from anonimed.formats.brat import read_brat_dir, write_brat
 from anonimed.formats.errors import FormatError
 from anonimed.models import DEFAULT_MODEL_DIR, ModelNotFoundError, load_detector
 from anonimed.models.augment import swap_entities
@@ -41,7 +41,7 @@ def test_the_shipped_model_reads_digit_like_characters_that_int_cannot() -> None
 def test_anything_but_a_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelNotFoundError, match="not a model"):
         load_detector("no-such-model")
-    with pytest.raises(FormatError, match="model.json"):
+    with pytest.raises(FormatError, match=r"model\.json"):
         load_detector(str(tmp_path))
     (tmp_path / "model.json").write_text(json.dumps({"format_version": 1, "kind": "hmm"}))
     with pytest.raises(FormatError, match="unknown model kind 'hmm'"):
@@ -74,8 +74,8 @@ def test_train_writes_a_model_folder_that_loads(kind: str, meddocan: Path, tmp_p
 def test_swapping_entities_moves_every_later_span_exactly() -> None:
     import random
 
-    from anonimed.models.augment import Gazetteers
     from anonimed.document import Span
+    from anonimed.models.augment import Gazetteers
 
     text = "Nombre: Ernesto Rivera. Vive en Lugo (España). Fecha: 03/03/1946."
     spans = [

@@ -17,15 +17,15 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
-from anonimed.detect.base import Detector  # noqa: E402
-from anonimed.detect.neural import NeuralConfig, load_neural, preset, train_neural  # noqa: E402
-from anonimed.detect.neural.encoding import TokenEncoder, document_sentences  # noqa: E402
-from anonimed.detect.neural.network import Crf, Tagger  # noqa: E402
-from anonimed.detect.neural.tagset import allowed_moves, bioes_tags  # noqa: E402
-from anonimed.detect.neural.training import crf_weights, predict_with_torch, torch_emissions, write_model  # noqa: E402
-from anonimed.document import Document, Span  # noqa: E402
-from anonimed.embeddings import WordEmbeddings  # noqa: E402
-from anonimed.text.tagging import tags_to_token_ranges  # noqa: E402
+from anonimed.detect.base import Detector
+from anonimed.detect.neural import NeuralConfig, load_neural, preset, train_neural
+from anonimed.detect.neural.encoding import TokenEncoder, document_sentences
+from anonimed.detect.neural.network import Crf, Tagger
+from anonimed.detect.neural.tagset import allowed_moves, bioes_tags
+from anonimed.detect.neural.training import crf_weights, predict_with_torch, torch_emissions, write_model
+from anonimed.document import Document, Span
+from anonimed.embeddings import WordEmbeddings
+from anonimed.text.tagging import tags_to_token_ranges
 
 TAGS = bioes_tags(["NOMBRE", "FECHAS"])
 TINY = NeuralConfig(char_dim=6, char_filters=8, casing_dim=4, word_hidden=8, batch_size=4, max_epochs=2, patience=2)
@@ -45,7 +45,7 @@ def brute_force_paths(crf: Crf, emissions: torch.Tensor, length: int) -> list[tu
     scored = []
     for path in itertools.product(range(len(TAGS)), repeat=length):
         total = start[path[0]] + end[path[-1]] + sum(emissions[t, path[t]].double() for t in range(length))
-        total += sum(transitions[a, b] for a, b in zip(path, path[1:]))
+        total += sum(transitions[a, b] for a, b in itertools.pairwise(path))
         scored.append((float(total), path))
     return scored
 

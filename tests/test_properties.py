@@ -7,6 +7,7 @@ CRLF and lone CR, a BOM, tabs, emoji, glued header fields, overlapping spans and
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 from pathlib import Path
 
@@ -189,7 +190,7 @@ def test_every_operator_keeps_all_characters_outside_phi_in_order_and_replaces_e
 def test_covering_spans_cover_every_character_once_and_nothing_else(data, text: str):
     spans = data.draw(spans_in(text, max_spans=20))
     covered = covering_spans(spans)
-    assert all(a.end <= b.start for a, b in zip(covered, covered[1:])), "merged spans never overlap"
+    assert all(a.end <= b.start for a, b in itertools.pairwise(covered)), "merged spans never overlap"
     wanted = {i for s in spans for i in range(s.start, s.end)}
     assert {i for s in covered for i in range(s.start, s.end)} == wanted
     for span in covered:

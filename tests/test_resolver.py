@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from anonimed.detect.resolver import ResolvedDetector, Resolver
@@ -40,7 +42,7 @@ def test_precision_mode_never_returns_overlapping_spans_and_keeps_separate_ones(
     spans = [span(0, 5), span(4, 8, score=0.5), span(7, 12, score=0.95), span(20, 25, source="patterns")]
     kept = Resolver().resolve(spans)
     assert [(s.start, s.end) for s in kept] == [(0, 5), (7, 12), (20, 25)]
-    assert all(not a.overlaps(b) for a, b in zip(kept, kept[1:]))
+    assert all(not a.overlaps(b) for a, b in itertools.pairwise(kept))
 
 
 def test_recall_mode_keeps_the_union_of_overlapping_extents_with_the_best_label() -> None:

@@ -72,15 +72,15 @@ def test_queue_by_the_models_uncertainty(folder: Path) -> None:
 def test_clear_errors_for_a_bad_order_or_folder(folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"documents": [{"name": "x"}]}', encoding="utf-8")
-    with pytest.raises(FormatError, match="bad.json.*corpus rank"):
+    with pytest.raises(FormatError, match=r"bad\.json.*corpus rank"):
         ReviewFolder(folder, order_file=bad)
     monkeypatch.setitem(sys.modules, "anonimed.corpus.uncertainty", None)  # the module is not there
-    with pytest.raises(ValueError, match="uncertainty needs anonimed.corpus.uncertainty"):
+    with pytest.raises(ValueError, match=r"uncertainty needs anonimed\.corpus\.uncertainty"):
         ReviewFolder(folder, pattern_detector, by="uncertainty")
     with pytest.raises(ValueError, match="not both"):
         ReviewFolder(folder, order_file=bad, by="uncertainty")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(FormatError, match="no .txt notes"):
+    with pytest.raises(FormatError, match=r"no \.txt notes"):
         ReviewFolder(tmp_path / "empty")
     with pytest.raises(FormatError, match="not a directory"):
         ReviewFolder(tmp_path / "missing")

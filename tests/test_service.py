@@ -232,7 +232,7 @@ def test_loopback_only_without_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.10")
     token, made_up = service_token("127.0.0.1", None)
     assert made_up and len(token) >= 24
-    with pytest.raises(ValueError, match="refusing to listen on 0.0.0.0 without a token"):
+    with pytest.raises(ValueError, match=r"refusing to listen on 0\.0\.0\.0 without a token"):
         service_token("0.0.0.0", None)
     assert main(["serve", "--host", "0.0.0.0"]) == 2
     monkeypatch.setenv(TOKEN_VARIABLE, "given")

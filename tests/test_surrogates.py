@@ -11,8 +11,7 @@ from anonimed.document import Document, Span
 from anonimed.schema import LABELS
 from anonimed.text.gender import feminine_title
 from anonimed.transform.keys import Keyring
-from anonimed.transform.surrogates import KEPT_TYPES, SurrogateContext, SurrogateOptions, surrogate
-from anonimed.transform.surrogates import pools
+from anonimed.transform.surrogates import KEPT_TYPES, SurrogateContext, SurrogateOptions, pools, surrogate
 from anonimed.transform.surrogates.dates import parse_date
 from anonimed.transform.surrogates.numbers import dni_is_valid, nass_is_valid
 from anonimed.transform.surrogates.places import provinces
@@ -85,7 +84,7 @@ def test_partial_name_mentions_keep_the_same_surname():
     context = context_for()
     full = surrogate("NOMBRE_SUJETO_ASISTENCIA", "Ernesto Rivera Bueno", context)
     partial = surrogate("NOMBRE_SUJETO_ASISTENCIA", "Sr. Rivera", context)
-    given, first_surname, second_surname = full.split()
+    given, first_surname, _second_surname = full.split()
     assert partial == f"Sr. {first_surname}"
     assert surrogate("NOMBRE_SUJETO_ASISTENCIA", "Ernesto", context) == given
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,7 +33,7 @@ def test_acronyms_are_not_cut():
 def test_tokens_cover_every_non_space_character_in_order(sample: str):
     tokens = tokenize(sample)
     assert all(sample[t.start : t.end] == t.text and t.text for t in tokens)
-    assert all(a.end <= b.start for a, b in zip(tokens, tokens[1:]))
+    assert all(a.end <= b.start for a, b in itertools.pairwise(tokens))
     covered = {i for t in tokens for i in range(t.start, t.end)}
     assert all(sample[i].isspace() for i in range(len(sample)) if i not in covered)
 

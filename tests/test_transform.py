@@ -21,9 +21,9 @@ from anonimed.transform import (
     Tag,
     apply_plan,
     build_config,
+    covering_spans,
     load_settings,
     make_operator,
-    covering_spans,
 )
 
 NOTE = "Paciente: Ana Ros Pla, nacida el 03/03/1946 en Cuenca. Correo: ana.ros@gmail.com."

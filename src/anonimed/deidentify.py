@@ -12,10 +12,11 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Mapping
+from typing import IO, Any
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
@@ -222,7 +223,7 @@ def deidentify_files(
                 try:
                     document = _read(source, gold_spans, encoding, errors)
                     result = deidentifier.transform(document) if gold_spans else deidentifier.deidentify(document)
-                except Exception as error:  # noqa: BLE001 - one bad note (or a detector's bug on it) must not stop the rest
+                except Exception as error:
                     summary.failures[name] = describe_failure(error)
                     continue
                 try:

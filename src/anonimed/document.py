@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any
 
 
 @dataclass(frozen=True, order=True)
@@ -34,13 +36,13 @@ class Span:
         """What scoring compares: type and offsets (score and source do not matter)."""
         return (self.label, self.start, self.end)
 
-    def overlaps(self, other: "Span") -> bool:
+    def overlaps(self, other: Span) -> bool:
         return self.start < other.end and other.start < self.end
 
-    def contains(self, other: "Span") -> bool:
+    def contains(self, other: Span) -> bool:
         return self.start <= other.start and other.end <= self.end
 
-    def with_label(self, label: str) -> "Span":
+    def with_label(self, label: str) -> Span:
         return replace(self, label=label)
 
 
@@ -71,12 +73,12 @@ class Document:
     def span_text(self, span: Span) -> str:
         return self.text[span.start : span.end]
 
-    def with_spans(self, spans: Iterable[Span]) -> "Document":
+    def with_spans(self, spans: Iterable[Span]) -> Document:
         """A copy carrying ``spans`` (sorted, duplicates of the same type and offsets removed)."""
         unique = {s.key: s for s in spans}
         return Document(self.id, self.text, sorted(unique.values()), dict(self.metadata))
 
-    def edited(self, edits: Iterable[Edit]) -> "Document":
+    def edited(self, edits: Iterable[Edit]) -> Document:
         """A copy with each ``text[start:end]`` replaced by ``replacement`` and every span moved exactly.
 
         Edits must not overlap each other.  An edit either lies outside every span, or inside one (the span grows or
@@ -85,7 +87,7 @@ class Document:
         one at its end goes after it.
         """
         ordered = sorted(edits, key=lambda e: (e.start, e.end))
-        for previous, current in zip(ordered, ordered[1:]):
+        for previous, current in itertools.pairwise(ordered):
             if current.start < previous.end or (current.start == previous.start and previous.start == previous.end):
                 raise ValueError(f"document {self.id!r}: overlapping edits {previous} and {current}")
         for edit in ordered:

@@ -13,9 +13,9 @@ import json
 import logging
 import re
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -110,7 +110,7 @@ class WordEmbeddings:
         write_bytes_atomic(path, buffer.getvalue())
 
     @classmethod
-    def load(cls, path: str | Path) -> "WordEmbeddings":
+    def load(cls, path: str | Path) -> WordEmbeddings:
         with np.load(path, allow_pickle=False) as stored:
             min_n, max_n = (int(x) for x in stored["ngram_range"])
             return cls(
@@ -190,7 +190,7 @@ class WordClusters:
         return tuple(int(np.argmax(centroids @ vector)) for centroids in self.centroids)
 
     @classmethod
-    def fit(cls, embeddings: WordEmbeddings, sizes: Iterable[int] = (64, 256, 1024), seed: int = 0) -> "WordClusters":
+    def fit(cls, embeddings: WordEmbeddings, sizes: Iterable[int] = (64, 256, 1024), seed: int = 0) -> WordClusters:
         """k-means (cosine: on unit-length vectors) of the vocabulary's vectors, one clustering per size."""
         from sklearn.cluster import MiniBatchKMeans
 
@@ -228,7 +228,7 @@ class WordClusters:
         write_bytes_atomic(path, buffer.getvalue())
 
     @classmethod
-    def load(cls, path: str | Path) -> "WordClusters":
+    def load(cls, path: str | Path) -> WordClusters:
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"{path}: word cluster file not found (the model's features use clusters)")

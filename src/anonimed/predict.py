@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document
@@ -77,7 +77,7 @@ def predict_dir(
             write_files_atomic(
                 {out_dir / f"{path.stem}.ann": format_ann(annotated), out_dir / path.name: document.text}
             )
-        except Exception as error:  # noqa: BLE001 - one bad note (or a detector's bug on it) must not stop the batch
+        except Exception as error:
             summary.failures[str(path)] = describe_failure(error)
             log.error("%s: %s", path, summary.failures[str(path)])
             continue

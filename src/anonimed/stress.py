@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from anonimed.document import Document, Edit
 

@@ -10,20 +10,21 @@ import itertools
 import logging
 import time
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from anonimed import __version__
 from anonimed.detect.crf import CrfSettings, train_crf
+from anonimed.detect.ensemble import Vote, VoteTuner
 from anonimed.detect.features import FeatureConfig, FeatureExtractor
 from anonimed.detect.window import WindowSettings, train_window
 from anonimed.document import Document
 from anonimed.embeddings import CLUSTERS_FILE, WordClusters, WordEmbeddings
 from anonimed.formats.brat import read_brat_dir
 from anonimed.formats.errors import FormatError
-from anonimed.detect.ensemble import Vote, VoteTuner
 from anonimed.models import folder_detector, load_member, pattern_detector, shared_pattern_detector
 from anonimed.models.augment import Gazetteers, augmented_copies
 from anonimed.models.ensemble import KIND as ENSEMBLE_KIND
@@ -100,7 +101,7 @@ def train_model(
         features=options.features,
         settings=(options.crf if options.kind == "crf" else options.window).to_dict(),
         resolver=options.resolver,
-        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
     )
     hints = pattern_detector() if options.features.hints else None
     started = time.perf_counter()
@@ -133,7 +134,7 @@ def train_neural_model(
     out_dir: str | Path,
     dev_dir: str | Path,
     embeddings: str | Path,
-    config: "NeuralConfig",
+    config: NeuralConfig,
     options: TrainOptions = TrainOptions(),
 ) -> dict[str, Any]:
     """Train the BiLSTM-CRF on ``train_dirs`` (plus augmented copies), stopping early on ``dev_dir``.
@@ -238,7 +239,7 @@ def train_ensemble_model(
             "members": {name: str(folder) if folder else "built-in" for name, folder in member_folders.items()},
             "anonimed_version": __version__,
         },
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         # The shipped detector also adds the other mentions of what the vote found: its figures are those.
         "dev_scores": {key: _figures(tuner.report(vote, dev_ids, propagate=True)) for key, vote in settings.items()},
         "tuning_scores": {key: _figures(tuner.report(vote, propagate=True)) for key, vote in settings.items()},
@@ -279,7 +280,7 @@ def refit_ensemble_model(
             "members": {name: str(folder) if folder else "built-in" for name, folder in member_folders.items()},
             "anonimed_version": __version__,
         },
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "tuned_model": {key: manifest[key] for key in ("training", "dev_scores") if key in manifest},
     }
     write_ensemble(
@@ -316,7 +317,7 @@ def _tune_label_thresholds(
     return vote, figures
 
 
-def _figures(report: "EvaluationReport") -> dict[str, Any]:
+def _figures(report: EvaluationReport) -> dict[str, Any]:
     figures = report.to_dict()
     return {key: figures[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged", "characters")}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from anonimed import __version__
 
@@ -33,7 +33,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
 
 
 # Imported after the shared options above, which the subcommand modules use.
-from anonimed.cli import convert, corpus, deidentify, embed, evaluate, predict, review, serve, train  # noqa: E402
+from anonimed.cli import convert, corpus, deidentify, embed, evaluate, predict, review, serve, train
 
 COMMANDS = (predict, deidentify, evaluate, convert, train, embed, serve, review, corpus)
 

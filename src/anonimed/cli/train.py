@@ -130,7 +130,7 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _train_neural(arguments: argparse.Namespace, options: "TrainOptions") -> int:
+def _train_neural(arguments: argparse.Namespace, options: TrainOptions) -> int:
     from anonimed.detect.neural import preset
     from anonimed.train import train_neural_model
 

@@ -48,8 +48,8 @@ next (time spans, measures, laws, intervals, second centres, the adjective famil
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from anonimed.detect.base import Detector
 from anonimed.detect.patterns.demographics import UNIT
@@ -198,7 +198,7 @@ def never_phi(text: str, span: Span) -> bool:
     if text[span.start : span.end].rstrip(".").casefold() in _HEADER_KEYS and _COLON.match(text, span.end):
         return True
     for rule in _NOT_PHI:
-        if span.label != rule.label or rule.text is not None and not rule.text.fullmatch(text, span.start, span.end):
+        if span.label != rule.label or (rule.text is not None and not rule.text.fullmatch(text, span.start, span.end)):
             continue
         if rule.before is None and rule.after is None:
             return True

@@ -8,9 +8,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pycrfsuite
 

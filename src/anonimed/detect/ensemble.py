@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from anonimed.detect.base import Detector
 from anonimed.detect.boundaries import tidy
@@ -48,7 +49,7 @@ class Vote:
         return {key: dict(value) if isinstance(value, Mapping) else value for key, value in asdict(self).items()}
 
     @classmethod
-    def from_dict(cls, values: Mapping[str, Any]) -> "Vote":
+    def from_dict(cls, values: Mapping[str, Any]) -> Vote:
         return cls(**values)
 
 
@@ -168,7 +169,7 @@ class VoteTuner:
 
     def report(
         self, vote: Vote, document_ids: Collection[str] | None = None, propagate: bool = False
-    ) -> "EvaluationReport":
+    ) -> EvaluationReport:
         """The MEDDOCAN scores of ``vote`` on all the notes, or on those of ``document_ids``."""
         from anonimed.evaluate import score  # the scorer is only needed to tune
 

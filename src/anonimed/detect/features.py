@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
@@ -44,7 +45,7 @@ class FeatureConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> "FeatureConfig":
+    def from_dict(cls, values: dict[str, Any]) -> FeatureConfig:
         unknown = set(values) - set(cls.__dataclass_fields__)
         if unknown:
             raise ValueError(f"unknown feature settings {sorted(unknown)}; known: {sorted(cls.__dataclass_fields__)}")

@@ -106,7 +106,7 @@ def _other_mentions(text: str, spans: list[Span]) -> list[Span]:
             if before and not match.group("key")[0].isupper():
                 continue
             preceding = bisect.bisect_left(starts, end)  # the spans that start before this match ends
-            if preceding and reach[preceding - 1] > start or any(s.start < end and start < s.end for s in added):
+            if (preceding and reach[preceding - 1] > start) or any(s.start < end and start < s.end for s in added):
                 continue
             # A case-insensitive match whose lower case differs from every key (rare letters) still gets masked.
             source = keys.get(match.group("key").lower()) or max(keys.values(), key=lambda span: span.score)

@@ -9,8 +9,9 @@ best-ranked span, so that no character any detector flagged goes unmasked.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Literal, Mapping, Sequence
+from typing import Literal
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span

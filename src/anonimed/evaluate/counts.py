@@ -13,7 +13,7 @@ class Counts:
     fp: int = 0
     fn: int = 0
 
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
 
     @property

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from typing import AbstractSet, Iterable
 
 from anonimed.evaluate.counts import Counts
 from anonimed.text.tokenize import tokenize

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import matplotlib
 
 matplotlib.use("Agg")  # files only: no display is needed or wanted, on servers and in CI alike
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from anonimed.evaluate.matching import MISSED, SPURIOUS  # noqa: E402
-from anonimed.formats.textio import write_bytes_atomic  # noqa: E402
+from anonimed.evaluate.matching import MISSED, SPURIOUS
+from anonimed.formats.textio import write_bytes_atomic
 
 if TYPE_CHECKING:
     from anonimed.evaluate.report import EvaluationReport

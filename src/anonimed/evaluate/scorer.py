@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from anonimed.document import Document, Span
 from anonimed.evaluate.counts import Counts

@@ -18,9 +18,9 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from anonimed.document import Document
 from anonimed.formats import brat, conll, jsonl, plain, xml

@@ -16,7 +16,6 @@ from anonimed.formats.errors import FormatError
 from anonimed.formats.textio import LINE_BREAKS, read_text, write_text_atomic
 from anonimed.schema import UnknownLabelError, canonical_label
 
-
 # BRAT keeps one annotation a line, so inside the covered text of an annotation each line-breaking character is
 # written as a space (the offsets, not that copy, say which characters are covered).
 _LINE_BREAKS = str.maketrans({c: " " for c in LINE_BREAKS})

@@ -22,9 +22,9 @@ sequences as ``tagging.tags_to_token_ranges`` does.  Lines starting with ``#`` t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 from anonimed.document import Document
 from anonimed.formats.errors import FormatError

@@ -10,8 +10,9 @@ left out on reading, as may a span's ``score`` (1.0) and ``source`` ("gold").
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from anonimed.document import Document, Span
 from anonimed.formats.errors import FormatError

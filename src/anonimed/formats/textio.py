@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Iterator, Mapping
+from typing import IO, Any
 
 from anonimed.formats.errors import FormatError
 

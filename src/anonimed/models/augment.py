@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import csv
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from anonimed.document import Document, Edit
 from anonimed.formats.errors import FormatError
@@ -32,7 +32,7 @@ class Gazetteers:
     hospitals: tuple[str, ...]
 
     @classmethod
-    def load(cls, data_dir: str | Path) -> "Gazetteers":
+    def load(cls, data_dir: str | Path) -> Gazetteers:
         """Read the lists from the shared data folder (``spanish-names-ine``, ``spain-ine-municipalities``...)."""
         data_dir = Path(data_dir)
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from anonimed.detect.base import Detector
 from anonimed.detect.ensemble import EnsembleDetector, Vote

@@ -9,9 +9,10 @@ time), ``created`` and ``dev_scores``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from anonimed.detect.features import FeatureConfig
 from anonimed.formats.errors import FormatError

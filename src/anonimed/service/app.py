@@ -212,7 +212,7 @@ def _detected(detectors: Detectors, model: Detector, document: Document) -> list
     try:
         with detectors.lock:
             return predict_document(model, document).spans
-    except Exception as error:  # noqa: BLE001 - a model's failure on one note: logged by type only, never its text
+    except Exception as error:
         log.error("the model failed on a note (%s)", type(error).__name__)
         raise HTTPException(500, f"the model failed on this text ({type(error).__name__})") from None
 
@@ -223,7 +223,7 @@ def _deidentified(
     try:
         with detectors.lock:
             return deidentifier.deidentify(text, document_id, patient)
-    except Exception as error:  # noqa: BLE001 - fail-closed, and logged by type only (never a note's text)
+    except Exception as error:
         log.error("de-identification failed on a note (%s)", type(error).__name__)
         raise HTTPException(500, f"de-identification failed on this text ({type(error).__name__})") from None
 

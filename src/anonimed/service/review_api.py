@@ -116,7 +116,7 @@ def _known(action: Callable[[], Any]) -> Any:
         raise HTTPException(404, str(error.args[0])) from None
     except (SpanOutOfBoundsError, UnknownLabelError, FormatError) as error:
         raise HTTPException(422, str(error)) from None
-    except Exception as error:  # noqa: BLE001 - never let a message that may quote a note reach the log
+    except Exception as error:
         log.error("review: a note could not be read or saved (%s)", type(error).__name__)
         raise HTTPException(500, f"the note could not be read or saved ({type(error).__name__})") from None
 

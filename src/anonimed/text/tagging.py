@@ -9,7 +9,8 @@ does not continue an open ``X`` entity starts a new one, and an entity that is l
 from __future__ import annotations
 
 import bisect
-from typing import Literal, Sequence
+from collections.abc import Sequence
+from typing import Literal
 
 from anonimed.document import Span
 from anonimed.text.tokenize import Token

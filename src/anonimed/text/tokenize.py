@@ -9,6 +9,7 @@ sequence models learn to put the pieces back together.  Whitespace is never part
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ def _split_camel(start: int, run: str) -> list[Token]:
     if not cuts:
         return [Token(start, start + len(run), run)]
     bounds = [0, *cuts, len(run)]
-    return [Token(start + a, start + b, run[a:b]) for a, b in zip(bounds, bounds[1:])]
+    return [Token(start + a, start + b, run[a:b]) for a, b in itertools.pairwise(bounds)]
 
 
 def tokenize(text: str) -> list[Token]:

@@ -22,8 +22,8 @@ __all__ = [
     "Transformed",
     "apply_plan",
     "build_config",
+    "covering_spans",
     "load_settings",
     "make_operator",
-    "covering_spans",
     "read_key",
 ]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 from anonimed.document import Document, Span
 from anonimed.transform.config import OperatorPlan

@@ -96,7 +96,7 @@ class Hash:
             raise ValueError(f"hash length must be between 4 and 64 hex digits, got {self.length}")
 
     def replace(self, original: str, label: str, context: SurrogateContext) -> str:
-        message = f"{PHI_TYPES[canonical_label(label)].group}\x1f{fold(original)}".encode("utf-8")
+        message = f"{PHI_TYPES[canonical_label(label)].group}\x1f{fold(original)}".encode()
         return hmac.new(self.key, message, hashlib.sha256).hexdigest()[: self.length]
 
 

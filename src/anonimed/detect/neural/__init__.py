@@ -11,8 +11,9 @@ the detector imports onnxruntime when it is built.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from anonimed.detect.neural.config import PRESETS, NeuralConfig, preset
 from anonimed.detect.neural.inference import NeuralDetector, load_neural
@@ -33,4 +34,4 @@ def train_neural(
     return train(train_docs, dev_docs, out_dir, config, seed, **options)
 
 
-__all__ = ["NeuralConfig", "NeuralDetector", "PRESETS", "load_neural", "preset", "train_neural"]
+__all__ = ["PRESETS", "NeuralConfig", "NeuralDetector", "load_neural", "preset", "train_neural"]

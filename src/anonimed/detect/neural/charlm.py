@@ -23,9 +23,10 @@ import random
 import time
 import warnings
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -75,7 +76,7 @@ class CharLmConfig:
             raise ValueError(f"heldout_share must be in (0, 0.5), got {self.heldout_share}")
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> "CharLmConfig":
+    def from_dict(cls, values: dict[str, Any]) -> CharLmConfig:
         known = {f.name for f in fields(cls)}
         return cls(**{key: value for key, value in values.items() if key in known})
 

@@ -8,8 +8,8 @@ state after (in its reversed reading) the word's first character (Akbik et al. 2
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 

@@ -49,14 +49,14 @@ class NeuralConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> "NeuralConfig":
+    def from_dict(cls, values: dict[str, Any]) -> NeuralConfig:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
             raise ValueError(f"unknown neural config option(s): {', '.join(unknown)}")
         return cls(**values)
 
-    def with_options(self, **changes: Any) -> "NeuralConfig":
+    def with_options(self, **changes: Any) -> NeuralConfig:
         return replace(self, **changes)
 
 

@@ -45,7 +45,7 @@ class CrfWeights:
         _save_npy(directory / "boundaries.npy", np.stack([self.start, self.end]).astype(np.float32))
 
     @classmethod
-    def load(cls, directory: Path) -> "CrfWeights":
+    def load(cls, directory: Path) -> CrfWeights:
         transitions = np.load(directory / "transitions.npy", allow_pickle=False)
         start, end = np.load(directory / "boundaries.npy", allow_pickle=False)
         return cls(transitions, start, end)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import bisect
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -8,8 +8,8 @@ A model folder holds ``model.json`` (kind ``"neural"``, config, tags, chars, tra
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 

@@ -16,8 +16,9 @@ import logging
 import time
 import warnings
 from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -320,7 +321,7 @@ def train_neural(
     manifest = {
         "config": config.to_dict(),
         "seed": seed,
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "training_data": {
             "train_documents": len(train_docs),
             "train_sentences": len(examples),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from anonimed.detect.patterns import contact, dates, demographics, identifiers, occupations
 from anonimed.detect.patterns.recognizer import DIGITS, SOURCE, Recognizer

@@ -14,8 +14,8 @@ hold a digit, so its pattern must not cross a line break.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from anonimed.document import Span
 from anonimed.schema import PHI_TYPES

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from random import Random
 from functools import cached_property
+from random import Random
 
 from anonimed.document import Document
 from anonimed.transform.keys import Keyring
@@ -99,7 +99,7 @@ class SurrogateContext:
     def random(self, *parts: str) -> Random:
         return self.keyring.random(self.scope, self.salt, *parts)
 
-    def retry(self, attempt: int) -> "SurrogateContext":
+    def retry(self, attempt: int) -> SurrogateContext:
         """The same context (shared memory of the document) drawing other values, for a draw that hit the original."""
         clone = replace(self, salt=f"retry:{attempt}")
         # Facts of the document do not depend on the salt: hand over those already worked out (the date offset

@@ -8,7 +8,7 @@ on purpose, are the exception; a mention that no generator can vary gets new cha
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from anonimed.schema import LABELS, canonical_label
 from anonimed.transform.surrogates import dates, facts, names, numbers, places

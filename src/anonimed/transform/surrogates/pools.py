@@ -31,7 +31,7 @@ class Pool:
     cumulative: tuple[float, ...]
 
     @classmethod
-    def weighted(cls, values: tuple[str, ...] | list[str], language: str = "es") -> "Pool":
+    def weighted(cls, values: tuple[str, ...] | list[str], language: str = "es") -> Pool:
         unique = tuple(dict.fromkeys(values))
         weights = [10 ** (min(max(zipf_frequency(v, language), 1.5), 4.0) / 2) for v in unique]
         return cls(unique, tuple(itertools.accumulate(weights)))
