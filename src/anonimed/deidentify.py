@@ -142,8 +142,9 @@ def _config(
         return operators
     if isinstance(operators, Mapping):
         return build_config(settings=operators, key=key)
-    is_file = isinstance(operators, str) and Path(operators).suffix in (".yaml", ".yml", ".toml", ".json")
-    if isinstance(operators, Path) or is_file:
+    if isinstance(operators, Path) or (
+        isinstance(operators, str) and Path(operators).suffix in (".yaml", ".yml", ".toml", ".json")
+    ):
         return build_config(settings=load_settings(operators), key=key)
     if isinstance(operators, str):
         return build_config([operators], key=key)
@@ -346,7 +347,9 @@ def _write(
         write_text_atomic(target, result.text)
         return str(target)
     folder = output / source.relative.parent
-    contents = get_format(output_format).files(document, "BIOES")
+    write_files = get_format(output_format).files
+    assert write_files is not None, f"{output_format} is written as files"
+    contents = write_files(document, "BIOES")
     write_files_atomic({folder / f"{document.id}{suffix}": content for suffix, content in contents.items()})
     return str(folder / document.id)
 

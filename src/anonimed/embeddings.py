@@ -217,14 +217,14 @@ class WordClusters:
         import io
 
         buffer = io.BytesIO()
-        np.savez_compressed(
-            buffer,
-            words=np.array(self.words),
-            word_clusters=self.word_clusters,
-            ngram_vectors=self.ngram_vectors.astype(np.float16),
-            ngram_range=np.array([self.min_n, self.max_n]),
+        arrays: dict[str, np.ndarray] = {
+            "words": np.array(self.words),
+            "word_clusters": self.word_clusters,
+            "ngram_vectors": self.ngram_vectors.astype(np.float16),
+            "ngram_range": np.array([self.min_n, self.max_n]),
             **{f"centroids_{i}": c.astype(np.float16) for i, c in enumerate(self.centroids)},
-        )
+        }
+        np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # the stub types its allow_pickle keyword here
         write_bytes_atomic(path, buffer.getvalue())
 
     @classmethod

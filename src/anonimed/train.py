@@ -227,7 +227,7 @@ def train_ensemble_model(
     )
     dev_ids = [document.id for document in dev]
     settings = {"balanced": balanced, "recall": recall}
-    about = {
+    about: dict[str, Any] = {
         "training": {
             "dev": str(Path(dev_dir)),
             "documents": len(dev),

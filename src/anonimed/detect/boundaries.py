@@ -286,7 +286,7 @@ def _end_without_trailing(text: str, start: int, end: int) -> int:
 
 
 def _take_street_types(text: str, found: list[Span]) -> list[Span]:
-    spans: list[Span | None] = sorted(found)  # None: a span that gave all it had to a street
+    spans: list[Span | None] = list(sorted(found))  # None: a span that gave all it had to a street
     for index, span in enumerate(spans):
         if span is None or span.label != STREET:
             continue
@@ -294,13 +294,13 @@ def _take_street_types(text: str, found: list[Span]) -> list[Span]:
         if not street_type:
             continue
         word_start = street_type.start()
-        before = [i for i in range(index) if spans[i] is not None and spans[i].end > word_start]
-        if any(spans[i].start >= word_start for i in before):
+        before = [(i, other) for i, other in enumerate(spans[:index]) if other is not None and other.end > word_start]
+        if any(other.start >= word_start for _, other in before):
             continue  # the type word is a span of its own: _join_streets deals with it
-        if before and _after_function_word(text, spans[before[0]].start, word_start):
+        if before and _after_function_word(text, before[0][1].start, word_start):
             continue  # a name's last word: Hospital Virgen del Camino
-        for i in before:  # a span that runs into the type word gives it up
-            spans[i] = _trimmed(text, replace(spans[i], end=word_start))
+        for i, other in before:  # a span that runs into the type word gives it up
+            spans[i] = _trimmed(text, replace(other, end=word_start))
         spans[index] = replace(span, start=word_start)
     return sorted(s for s in spans if s is not None)
 

@@ -38,7 +38,8 @@ class WindowSettings:
 
 
 def _matrix(features: list[list[str]], index: dict[str, int]) -> csr_matrix:
-    columns, pointers = [], [0]
+    columns: list[int] = []
+    pointers = [0]
     for token_features in features:
         columns.extend(index[f] for f in token_features if f in index)
         pointers.append(len(columns))

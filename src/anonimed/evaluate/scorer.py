@@ -55,7 +55,7 @@ def score(
     document; documents it lacks are counted with our sentence splitter.  ``notes`` are carried into the report.
     ``scheme="coarse"`` scores both sides in the six coarse classes (:func:`anonimed.schema.label_in_scheme`).
     """
-    gold_documents = _by_id(gold)
+    gold_documents = _documents_by_id(gold)
     predictions = _by_id(predicted)
     missing = sorted(gold_documents.keys() - predictions.keys())
     if missing:
@@ -190,6 +190,12 @@ def _spans_for(gold: Document, prediction: Prediction) -> list[Span]:
 
 
 def _by_id(documents: Mapping[str, Prediction] | Iterable[Document]) -> Mapping[str, Prediction]:
+    if isinstance(documents, Mapping):
+        return documents
+    return _documents_by_id(documents)
+
+
+def _documents_by_id(documents: Mapping[str, Document] | Iterable[Document]) -> Mapping[str, Document]:
     if isinstance(documents, Mapping):
         return documents
     by_id: dict[str, Document] = {}

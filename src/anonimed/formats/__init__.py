@@ -117,9 +117,9 @@ def guess_format(path: str | Path) -> Format:
     suffix = path.suffix.lower()
     if suffix in (".txt", ".ann"):
         return FORMATS["brat"]  # a .txt without an .ann beside it reads as a document without spans
-    for candidate in FORMATS.values():
-        if suffix in candidate.suffixes:
-            return candidate
+    for known in FORMATS.values():
+        if suffix in known.suffixes:
+            return known
     return _guess_from_content(path)
 
 

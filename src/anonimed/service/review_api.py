@@ -91,7 +91,8 @@ def mount_review(app: FastAPI, authorised: Sequence[Depends]) -> None:
 
 
 def _folder(request: Request) -> ReviewFolder:
-    return request.app.state.review  # type: ignore[no-any-return]
+    folder: ReviewFolder = request.app.state.review
+    return folder
 
 
 def _spans(body: ReviewSpans) -> list[Span]:

@@ -40,7 +40,7 @@ class OperatorPlan:
         label = canonical_label(label)
         kind = PHI_TYPES[label]
         for target in (label, kind.group, kind.coarse):
-            if target in self.by_target:
+            if target is not None and target in self.by_target:
                 return self.by_target[target]
         return self.default
 

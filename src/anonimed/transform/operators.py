@@ -29,7 +29,8 @@ _UNGROUPED_TAGS = {"PROFESION": "PROFESION", "SEXO_SUJETO_ASISTENCIA": "SEXO"}
 
 @runtime_checkable
 class Operator(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only: the operators are frozen dataclasses
 
     def replace(self, original: str, label: str, context: SurrogateContext) -> str: ...
 

@@ -267,7 +267,7 @@ def _export_onnx(model: CharLanguageModel, path: Path) -> None:
         torch.onnx.export(
             _StatesOnly(model),
             (torch.ones(1, 8, dtype=torch.long),),
-            buffer,
+            buffer,  # type: ignore[arg-type]  # torch writes to a file object too; its annotation names paths only
             input_names=["char_ids"],
             output_names=["states"],
             dynamic_axes={"char_ids": {0: "batch", 1: "length"}, "states": {0: "batch", 1: "length"}},

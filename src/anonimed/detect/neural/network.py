@@ -99,6 +99,11 @@ class Tagger(nn.Module):
 class Crf(nn.Module):
     """Transition scores between tags plus start/end scores; BIOES-forbidden moves are fixed at :data:`FORBIDDEN`."""
 
+    # Buffers registered in __init__ (declared here for the type checker: nn.Module types attributes loosely).
+    moves_penalty: torch.Tensor
+    first_penalty: torch.Tensor
+    last_penalty: torch.Tensor
+
     def __init__(self, moves: np.ndarray, first: np.ndarray, last: np.ndarray) -> None:
         super().__init__()
         count = len(first)

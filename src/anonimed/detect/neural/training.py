@@ -86,7 +86,7 @@ def _epoch_batches(lengths: Sequence[int], batch_size: int, rng: np.random.Gener
     # Shuffle, then sort pools of 20 batches by length: batches vary from epoch to epoch but carry little padding.
     order = rng.permutation(len(lengths))
     pool = 20 * batch_size
-    batches = []
+    batches: list[np.ndarray] = []
     for start in range(0, len(order), pool):
         chunk = order[start : start + pool]
         chunk = chunk[np.argsort([lengths[i] for i in chunk], kind="stable")]
@@ -147,7 +147,8 @@ def _train_epoch(
         gold = np.zeros(batch.casing.shape, dtype=np.int64)
         for row, i in enumerate(indices):
             gold[row, : len(examples[i][1])] = examples[i][1]
-        mask = torch.from_numpy(np.arange(gold.shape[1])[None, :] < batch.lengths[:, None])
+        width = int(batch.lengths.max())  # the batch is padded to its longest sentence
+        mask = torch.from_numpy(np.arange(width).reshape(1, -1) < batch.lengths.reshape(-1, 1))
         loss = crf.negative_log_likelihood(tagger(*_tensors(batch)), torch.from_numpy(gold), mask) / len(indices)
         optimizer.zero_grad()
         loss.backward()
@@ -202,7 +203,7 @@ def _export(tagger: Tagger, example: Batch, buffer: io.BytesIO, token_axes: dict
     torch.onnx.export(
         tagger,
         _tensors(example),
-        buffer,
+        buffer,  # type: ignore[arg-type]  # torch writes to a file object too; its annotation names paths only
         input_names=list(INPUT_NAMES),
         output_names=["emissions"],
         dynamic_axes={

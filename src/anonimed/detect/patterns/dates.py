@@ -12,11 +12,13 @@ import re
 from anonimed.detect.patterns import checks
 from anonimed.detect.patterns.recognizer import DIGITS, Recognizer, first_digit, keyed
 
-_MONTHS = (
-    # Spanish, then Catalan (``abril`` and ``octubre`` are both); longest first so that ``junio`` wins over ``juny``.
-    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
-    "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre"
-).split()
+_MONTHS = tuple(
+    (
+        # Spanish, then Catalan (``abril`` and ``octubre`` are both); longest first so that ``junio`` wins over ``juny``.
+        "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
+        "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre"
+    ).split()
+)
 MONTH = "(?:" + "|".join(sorted(set(_MONTHS), key=len, reverse=True)) + ")"
 _WEEKDAYS = (
     "lunes martes miércoles miercoles jueves viernes sábado sabado domingo "

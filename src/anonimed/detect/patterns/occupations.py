@@ -86,7 +86,7 @@ _WORD = r"[^\W\d_]+"
 def _known_occupations() -> str:
     """An alternation of the known occupations (lower case; masculine and feminine forms), longest first."""
     titles = {title.split(",")[0].strip().lower() for title in SpainJobs.jobs} | set(_MORE_OCCUPATIONS)
-    forms = set()
+    forms: set[str] = set()
     for title in titles:
         forms.update((title, feminine_title(title)))
     return "|".join(re.escape(form).replace(r"\ ", r"[ \t]+") for form in sorted(forms, key=len, reverse=True))

@@ -119,13 +119,12 @@ class SurrogateContext:
         """
         patient = self.document.metadata.get("patient")
         rng = self.keyring.random("date-offset", f"patient:{patient}" if patient else f"doc:{self.document.id}")
-        first = None
-        for _ in range(1 if patient else _OFFSET_DRAWS):
-            offset = self._draw_offset(rng)
-            first = offset if first is None else first
-            if patient or not self._recreates_a_mention(offset):
+        first = offset = self._draw_offset(rng)
+        for _ in range(0 if patient else _OFFSET_DRAWS - 1):
+            if not self._recreates_a_mention(offset):
                 return offset
-        return first
+            offset = self._draw_offset(rng)
+        return offset if patient or not self._recreates_a_mention(offset) else first
 
     def _draw_offset(self, rng: Random) -> int:
         low, high = self.options.min_date_shift, self.options.max_date_shift

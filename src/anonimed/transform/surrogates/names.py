@@ -84,7 +84,7 @@ def _known_given(word: re.Match[str]) -> bool:
 def _note_surnames(context: SurrogateContext) -> frozenset[str]:
     """The words that the note's person mentions show to be surnames: those after a known given name."""
     if context.note_surnames is None:
-        surnames = set()
+        surnames: set[str] = set()
         for span in context.document.spans:
             if span.label in ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"):
                 _, titles, name_words = _parts(context.document.span_text(span))
@@ -123,8 +123,9 @@ def _mention_gender(
 ) -> str:
     known = pools.given_name_genders()
     for word in given:
-        if known.get(fold(word.group())):
-            return known[fold(word.group())]
+        word_gender = known.get(fold(word.group()))
+        if word_gender:
+            return word_gender
     if title_gender:
         return title_gender
     if label == "NOMBRE_SUJETO_ASISTENCIA" and context.patient_gender:

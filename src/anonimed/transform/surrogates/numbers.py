@@ -112,6 +112,8 @@ def descriptor(original: str, rng: random.Random) -> str:
 def _with_province_prefix(text: str, rng: random.Random) -> str:
     """A clinician's registration number starts with the province of the college (``28 28 57946``: Madrid)."""
     first = re.match(r"\s*(\d{2})", text)
+    if first is None:  # no province prefix to change
+        return text
     code = f"{rng.randint(1, 52):02d}"
     return re.sub(rf"\b{first.group(1)}\b", code, text[: first.end() + 4], count=2) + text[first.end() + 4 :]
 
@@ -158,7 +160,7 @@ def dni_is_valid(text: str) -> bool:
     if nie:
         return DNI_LETTERS[_nie_number(nie) % 23] == nie["letter"].upper()
     dni = _DNI.fullmatch(stripped)
-    return bool(dni) and DNI_LETTERS[int(dni["number"]) % 23] == dni["letter"].upper()
+    return dni is not None and DNI_LETTERS[int(dni["number"]) % 23] == dni["letter"].upper()
 
 
 def looks_like_dni(text: str) -> bool:

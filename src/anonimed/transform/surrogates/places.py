@@ -145,10 +145,10 @@ def territory(original: str, context: SurrogateContext) -> str:
     if fold(stripped) in {fold(r) for r in pools.regions()}:
         region = rng.choice([r for r in pools.regions() if fold(r) != fold(stripped)])
         return original.replace(stripped, match_case(stripped, region))
-    code = _province_by_place().get(fold(stripped))
-    if code is not None:
-        province, capital = provinces()[surrogate_province(code, context)]
-        is_province_name = fold(stripped) == fold(provinces()[code][0])
+    place_code = _province_by_place().get(fold(stripped))
+    if place_code is not None:
+        province, capital = provinces()[surrogate_province(place_code, context)]
+        is_province_name = fold(stripped) == fold(provinces()[place_code][0])
         return original.replace(stripped, match_case(stripped, province if is_province_name else capital))
     capital = provinces()[home_province(context)][1]
     if fold(capital) == fold(stripped):
