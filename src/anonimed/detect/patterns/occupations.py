@@ -19,7 +19,7 @@ from anonimed.detect.patterns.recognizer import Recognizer
 from anonimed.text.gender import feminine_title
 
 # Occupations frequent in clinical notes that Faker's list lacks, or has only inside a longer title.
-_MORE_OCCUPATIONS = (
+MORE_OCCUPATIONS = (
     "ama de casa",
     "amo de casa",
     "agricultor",
@@ -85,7 +85,7 @@ _WORD = r"[^\W\d_]+"
 
 def _known_occupations() -> str:
     """An alternation of the known occupations (lower case; masculine and feminine forms), longest first."""
-    titles = {title.split(",")[0].strip().lower() for title in SpainJobs.jobs} | set(_MORE_OCCUPATIONS)
+    titles = {title.split(",")[0].strip().lower() for title in SpainJobs.jobs} | set(MORE_OCCUPATIONS)
     forms: set[str] = set()
     for title in titles:
         forms.update((title, feminine_title(title)))

@@ -1,0 +1,175 @@
+"""Gazetteers: the word lists a rule's ``in`` and ``not_in`` conditions look tokens up in.
+
+A rule file defines its own under ``gazetteers``, each one of:
+
+- ``{words: [a, b, ...]}``: the list itself, in the file;
+- ``{file: PATH}``: a plain text file, one entry a line (``#`` starts a comment), or, with ``column: NAME``, a column
+  of a CSV file; a relative path is read from the rule file's folder;
+- ``{builtin: NAME}``: a list that anonimed ships, taken from the packages it depends on (:data:`BUILTINS`).
+
+Entries are compared folded (lower case, no accents).  An entry of several words (``de la``, ``Sant Joan``) adds each
+of its words; rules match token by token, so multi-word names are sequences of ``in`` elements.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Container, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from anonimed.rules.language import RuleError, fold
+
+# Street types that Faker's list lacks, in Spanish and Catalan, with their usual abbreviations.
+_STREET_TYPES = """
+calle c cl avenida avda av avinguda avgda plaza pza pl plaça placa paseo pº pso passeig pg ronda travesía travessera
+travessia camino camí cami carretera ctra carrer carrera rambla glorieta urbanización urb barrio barri bº polígono
+pol partida vía via costanilla cuesta pasaje passatge passadís callejón carreró muelle moll bulevar bulevard
+""".split()
+
+# Common words of Spanish or Catalan from this Zipf frequency up (wordfreq): "tres" per million words and more.
+COMMON_ZIPF = 3.5
+
+
+@cache
+def given_names() -> frozenset[str]:
+    """Given names of Faker's Spanish and Catalan person providers, each word folded."""
+    from faker.providers.person.es_CA import Provider as Catalan
+    from faker.providers.person.es_ES import Provider as Spanish
+
+    names = [*Spanish.first_names_male, *Spanish.first_names_female, *Catalan.first_names_male]
+    names += [*Catalan.first_names_female]
+    return _folded_words(names)
+
+
+@cache
+def surnames() -> frozenset[str]:
+    """Surnames of Faker's Spanish and Catalan person providers, each word folded (particles such as ``de`` out)."""
+    from faker.providers.person.es_CA import Provider as Catalan
+    from faker.providers.person.es_ES import Provider as Spanish
+
+    return _folded_words([*Spanish.last_names, *Catalan.last_names]) - {"de", "del", "la", "las", "los", "y", "i"}
+
+
+@cache
+def regions() -> frozenset[str]:
+    """Spain's provinces and autonomous communities (Faker's es_ES address provider), each word folded."""
+    from faker.providers.address.es_ES import Provider as Address
+
+    words = _folded_words([*Address.states, *Address.regions])
+    return words - {"de", "del", "la", "las", "los", "y", "el", "i"}
+
+
+@cache
+def countries() -> frozenset[str]:
+    """Country names in Spanish (Faker's es_ES address provider), each word folded."""
+    from faker.providers.address.es_ES import Provider as Address
+
+    return _folded_words(Address.countries) - {"de", "del", "la", "las", "los", "y", "el", "e", "islas", "isla"}
+
+
+@cache
+def street_types() -> frozenset[str]:
+    """Street types and their abbreviations in Spanish and Catalan."""
+    from faker.providers.address.es_ES import Provider as Address
+
+    return _folded_words([*Address.street_prefixes, *_STREET_TYPES])
+
+
+@cache
+def occupations() -> frozenset[str]:
+    """Head words of occupations, masculine and feminine: the first word of each title of Faker's es_ES job list and
+    of the occupations the pattern recognizers know (``técnico``, ``enfermera``, ``camarero``)."""
+    from faker.providers.job.es_ES import Provider as Jobs
+
+    from anonimed.detect.patterns.occupations import MORE_OCCUPATIONS
+    from anonimed.text.gender import feminine_title
+
+    titles = {title.split(",")[0].strip().lower() for title in Jobs.jobs} | set(MORE_OCCUPATIONS)
+    forms = titles | {feminine_title(title) for title in titles}
+    return frozenset(fold(form).split()[0] for form in forms if form.strip())
+
+
+class CommonWords(Container[str]):
+    """Words frequent in Spanish or Catalan (wordfreq Zipf ≥ :data:`COMMON_ZIPF`): ordinary words, not names."""
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and _common(word)
+
+
+@cache
+def _common(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return max(zipf_frequency(word, "es"), zipf_frequency(word, "ca")) >= COMMON_ZIPF
+
+
+BUILTINS: Mapping[str, Callable[[], Container[str]]] = {
+    "given_names": given_names,
+    "surnames": surnames,
+    "regions": regions,
+    "countries": countries,
+    "street_types": street_types,
+    "occupations": occupations,
+    "common_words": CommonWords,
+}
+
+
+def _folded_words(entries: Any) -> frozenset[str]:
+    """Each word of each entry, folded, without the punctuation around it (``C.`` → ``c``)."""
+    words = (word.strip(".,;:()") for entry in entries for word in fold(str(entry)).split())
+    return frozenset(word for word in words if word)
+
+
+def load_gazetteers(definitions: Any, folder: Path, origin: str) -> dict[str, Container[str]]:
+    """The gazetteers a rule file defines (``folder``: where its relative paths start)."""
+    if definitions is None:
+        return {}
+    if not isinstance(definitions, Mapping):
+        raise RuleError(f"{origin}: 'gazetteers' must map names to {{words: [...]}}, {{file: ...}} or {{builtin: ...}}")
+    return {
+        str(name): _load_one(name, spec, folder, f"{origin}: gazetteer {name!r}") for name, spec in definitions.items()
+    }
+
+
+def _load_one(name: str, spec: Any, folder: Path, where: str) -> Container[str]:
+    if name in BUILTINS:
+        raise RuleError(f"{where}: the name is taken by a built-in gazetteer; choose another")
+    if not isinstance(spec, Mapping) or len(set(spec) & {"words", "file", "builtin"}) != 1:
+        raise RuleError(f"{where}: give exactly one of words: [...], file: PATH or builtin: NAME")
+    if "words" in spec:
+        words = spec["words"]
+        if not isinstance(words, list) or not words:
+            raise RuleError(f"{where}: 'words' must be a non-empty list")
+        return _folded_words(words)
+    if "builtin" in spec:
+        return builtin(str(spec["builtin"]), where)
+    path = Path(str(spec["file"]))
+    if not path.is_absolute():
+        path = folder / path
+    try:
+        if "column" in spec:
+            with path.open(encoding="utf-8", newline="") as handle:
+                rows = list(csv.DictReader(handle))
+            if rows and spec["column"] not in rows[0]:
+                raise RuleError(f"{where}: {path.name} has no column {spec['column']!r}")
+            entries = [row[spec["column"]] for row in rows]
+        else:
+            lines = path.read_text(encoding="utf-8").splitlines()
+            entries = [line.split("#", 1)[0].strip() for line in lines]
+    except OSError as error:
+        raise RuleError(f"{where}: cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RuleError(f"{where}: {path} is not UTF-8 text") from None
+    words = _folded_words(entry for entry in entries if entry)
+    if not words:
+        raise RuleError(f"{where}: {path} holds no entry")
+    return words
+
+
+def builtin(name: str, where: str = "gazetteer") -> Container[str]:
+    """A built-in gazetteer by name."""
+    if name not in BUILTINS:
+        raise RuleError(f"{where}: unknown built-in gazetteer {name!r}; there are {', '.join(BUILTINS)}")
+    return BUILTINS[name]()
