@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from anonimed import __version__
+from anonimed.detect.base import Detector
 
 
 def add_encoding_options(parser: argparse.ArgumentParser) -> None:
@@ -32,10 +33,38 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-# Imported after the shared options above, which the subcommand modules use.
-from anonimed.cli import convert, corpus, deidentify, embed, evaluate, predict, review, serve, train
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """``--rules`` and ``--rules-win``: rules added to the model (see docs/rules.md)."""
+    parser.add_argument(
+        "--rules",
+        action="append",
+        default=None,
+        metavar="RULES",
+        help="add these rules to the model: a rule file, a folder of them or 'default' (the shipped set); repeatable. "
+        "The rules add spans where the model found nothing",
+    )
+    parser.add_argument(
+        "--rules-win",
+        action="store_true",
+        help="where a rule's span overlaps the model's, keep the rule's (to fix what the model gets wrong)",
+    )
 
-COMMANDS = (predict, deidentify, evaluate, convert, train, embed, serve, review, corpus)
+
+def with_rules_options(detector: Detector, arguments: argparse.Namespace) -> Detector:
+    """The detector with the rules of ``--rules`` added, if any."""
+    if not getattr(arguments, "rules", None):
+        if getattr(arguments, "rules_win", False):
+            raise ValueError("--rules-win needs --rules")
+        return detector
+    from anonimed.rules import with_rules
+
+    return with_rules(detector, arguments.rules, prefer="rules" if arguments.rules_win else "model")
+
+
+# Imported after the shared options above, which the subcommand modules use.
+from anonimed.cli import convert, corpus, deidentify, embed, evaluate, predict, review, rules, serve, train
+
+COMMANDS = (predict, deidentify, evaluate, convert, train, embed, serve, review, rules, corpus)
 
 
 def build_parser() -> argparse.ArgumentParser:

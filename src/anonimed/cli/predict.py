@@ -7,7 +7,7 @@ import sys
 
 from tqdm import tqdm
 
-from anonimed.cli import add_encoding_options, add_model_options
+from anonimed.cli import add_encoding_options, add_model_options, add_rules_options, with_rules_options
 from anonimed.predict import predict_dir
 
 
@@ -20,6 +20,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("in_dir", metavar="IN_DIR")
     parser.add_argument("out_dir", metavar="OUT_DIR")
     add_model_options(parser)
+    add_rules_options(parser)
     add_encoding_options(parser)
     parser.set_defaults(run=run)
 
@@ -27,7 +28,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(arguments: argparse.Namespace) -> int:
     from anonimed.models import load_detector  # deferred: loading models is the slow part of start-up
 
-    detector = load_detector(arguments.model, arguments.vote)
+    detector = with_rules_options(load_detector(arguments.model, arguments.vote), arguments)
     summary = predict_dir(
         detector,
         arguments.in_dir,

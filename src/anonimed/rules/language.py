@@ -165,7 +165,9 @@ def _parse_rule(entry: Mapping[str, Any], where: str, origin: str) -> Rule:
         raise RuleError(f"{where}: every rule needs a 'name' (a short text)")
     label = entry.get("label")
     if label not in PHI_TYPES:
-        raise RuleError(f"{where}: unknown label {label!r}; use a MEDDOCAN type such as NOMBRE_SUJETO_ASISTENCIA (see docs/rules.md)")
+        raise RuleError(
+            f"{where}: unknown label {label!r}; use a MEDDOCAN type such as NOMBRE_SUJETO_ASISTENCIA (see docs/rules.md)"
+        )
     score = entry.get("score", 0.9)
     if isinstance(score, bool) or not isinstance(score, int | float) or not 0 < score <= 1:
         raise RuleError(f"{where}: 'score' must be a number in (0, 1], got {score!r}")
