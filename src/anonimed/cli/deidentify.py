@@ -51,6 +51,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--gold-spans", action="store_true", help="replace the spans of the .ann beside each note")
     parser.add_argument("--audit", metavar="FILE", help="write a JSONL audit: each replaced span, per document")
     parser.add_argument("--audit-originals", action="store_true", help="put the original texts in the audit too")
+    parser.add_argument(
+        "--engine",
+        choices=("local", "spark"),
+        default="local",
+        help="local (default): this process; spark: Apache Spark (pip install .[spark], docs/spark.md), over a folder "
+        "of .txt notes or a .parquet / .jsonl file with id and text columns (written back in the same form)",
+    )
+    parser.add_argument("--master", metavar="URL", help="--engine spark: the Spark master (default: local[*])")
     add_encoding_options(parser)
     parser.set_defaults(run=run)
 
@@ -63,6 +71,8 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.kinship:
         settings["kinship"] = arguments.kinship
     config = build_config(arguments.operator, settings, key)
+    if arguments.engine == "spark" or arguments.master:
+        return _run_spark(arguments, settings, key)
     model = arguments.model
     if not arguments.gold_spans:
         model = load_model(model, arguments.vote)  # now: a missing model is one clear error, not one per note
@@ -85,4 +95,44 @@ def run(arguments: argparse.Namespace) -> int:
         # Read errors already name their file; others get it in front.
         print(f"failed: {problem}" if problem.startswith(name) else f"failed: {name}: {problem}", file=sys.stderr)
     print("\n".join(summary.lines()), file=sys.stderr)
+    return 1 if summary.failures else 0
+
+
+def _run_spark(arguments: argparse.Namespace, settings: dict, key: bytes | None) -> int:
+    """``--engine spark``: the same options, run by :func:`anonimed.spark.deidentify_path` (the logic lives there)."""
+    if arguments.engine != "spark":
+        raise ValueError("--master needs --engine spark")
+    local_only = [
+        name
+        for name, value in (
+            ("--gold-spans", arguments.gold_spans),
+            ("--audit", arguments.audit),
+        )
+        if value
+    ]
+    if arguments.format != "text":
+        local_only.append(f"--format {arguments.format}")
+    if local_only:
+        raise ValueError(
+            f"--engine spark writes notes in the form they came in; {', '.join(local_only)} needs --engine local"
+        )
+    try:
+        from anonimed import spark
+    except ImportError as error:
+        raise ValueError(f"--engine spark needs pyspark, pandas and pyarrow (pip install .[spark]): {error}") from None
+    options = spark.deidentify_options(
+        arguments.model, arguments.operator, key, arguments.seed, arguments.vote, settings=settings
+    )
+    session, started = spark.spark_session_started(arguments.master)
+    try:
+        summary = spark.deidentify_path(
+            arguments.input, arguments.output, options, session, encoding=arguments.encoding, errors=arguments.errors
+        )
+    finally:
+        if started:  # a session the caller already had (a notebook, a test) stays theirs
+            session.stop()
+    for name, problem in summary.failures.items():
+        print(f"failed: {problem}" if problem.startswith(name) else f"failed: {name}: {problem}", file=sys.stderr)
+    if not getattr(arguments, "quiet", False):
+        print("\n".join(summary.lines()), file=sys.stderr)
     return 1 if summary.failures else 0
