@@ -33,6 +33,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -419,6 +420,7 @@ def spark_session_started(master: str | None = None) -> tuple[SparkSession, bool
 # --- What ``anonimed deidentify --engine spark`` runs -------------------------------------------------------------
 
 TABLE_SUFFIXES = (".parquet", ".jsonl")
+ORDER_COLUMN = "_anonimed_row"  # the input order of a table's rows, while they are spread over executors
 
 
 def deidentify_path(
@@ -469,14 +471,37 @@ def _python_failure(error: Exception) -> ValueError:
     return ValueError(f"the Spark job failed: {lines[-1] if lines else type(error).__name__}")
 
 
-def _collect(rows: Any) -> Iterator[Any]:
+@contextmanager
+def _spark_errors() -> Iterator[None]:
     from py4j.protocol import Py4JJavaError
     from pyspark.errors import PySparkException
 
     try:
-        yield from rows
+        yield
     except (PySparkException, Py4JJavaError) as error:
         raise _python_failure(error) from None
+
+
+@contextmanager
+def _computed(df: DataFrame) -> Iterator[DataFrame]:
+    """``df`` computed once, by all executors at once, and kept until the block ends.
+
+    ``toLocalIterator`` alone would compute the partitions one after the other (it fetches them one at a time), and
+    a second action would compute them again; so the result is persisted and counted first, then read.
+    """
+    kept = df.persist()
+    try:
+        with _spark_errors():
+            kept.count()
+            yield kept
+    finally:
+        kept.unpersist()
+
+
+def _spread(df: DataFrame, spark: SparkSession) -> DataFrame:
+    """At least a few partitions a core: a small file is one partition, which one core would de-identify alone."""
+    wanted = spark.sparkContext.defaultParallelism * 4
+    return df.repartition(wanted) if df.rdd.getNumPartitions() < wanted else df
 
 
 def _deidentify_notes(
@@ -503,67 +528,67 @@ def _deidentify_notes(
     done = deidentify_dataframe(df, options=options, spans_column=SPANS_COLUMN).select(
         "path", OUTPUT_COLUMN, ERROR_COLUMN, SPANS_COLUMN
     )
-    for row in _collect(done.toLocalIterator()):
-        relative = Path(row["path"])
-        name = str(source / relative) if source.is_dir() else str(source)
-        if row[ERROR_COLUMN] is not None:
-            summary.failures[name] = f"not de-identified: {row[ERROR_COLUMN]}"
-            continue
-        target = output / relative if into_folder else output
-        try:
-            write_text_atomic(target, row[OUTPUT_COLUMN])
-        except OSError as error:
-            summary.failures[name] = str(error)
-            continue
-        summary.documents += 1
-        summary.spans.update(span["label"] for span in row[SPANS_COLUMN])
+    with _computed(done) as results:
+        for row in results.toLocalIterator():
+            relative = Path(row["path"])
+            name = str(source / relative) if source.is_dir() else str(source)
+            if row[ERROR_COLUMN] is not None:
+                summary.failures[name] = f"not de-identified: {row[ERROR_COLUMN]}"
+                continue
+            target = output / relative if into_folder else output
+            try:
+                write_text_atomic(target, row[OUTPUT_COLUMN])
+            except OSError as error:
+                summary.failures[name] = str(error)
+                continue
+            summary.documents += 1
+            summary.spans.update(span["label"] for span in row[SPANS_COLUMN])
     return summary
 
 
 def _deidentify_parquet(source: Path, output: Path, options: DeidentifyOptions, spark: SparkSession) -> BatchSummary:
+    """The table's rows keep their order (a row number taken before the rows are spread over the executors)."""
     from pyspark.sql import functions
 
     df = spark.read.parquet(str(source))
     _check_columns(df, "id", "text")
+    if ORDER_COLUMN in df.columns:
+        raise ValueError(f"{source}: has a column {ORDER_COLUMN!r}, which --engine spark uses for itself")
     columns = df.columns
-    done = deidentify_dataframe(df, "text", "id", options=options, spans_column=SPANS_COLUMN).persist()
-    try:
-        report = done.select(
-            "id", ERROR_COLUMN, functions.transform(SPANS_COLUMN, lambda s: s["label"]).alias("labels")
-        )
-        summary = BatchSummary()
-        for row in _collect(report.toLocalIterator()):
+    numbered = _spread(df.withColumn(ORDER_COLUMN, functions.monotonically_increasing_id()), spark)
+    done = deidentify_dataframe(numbered, "text", "id", options=options, spans_column=SPANS_COLUMN)
+    summary = BatchSummary()
+    with _computed(done) as results:
+        labels = functions.transform(SPANS_COLUMN, lambda span: span["label"]).alias("labels")
+        for row in results.select("id", ERROR_COLUMN, labels).toLocalIterator():
             if row[ERROR_COLUMN] is not None:
                 summary.failures[f"{source} id {row['id']}"] = f"not de-identified: {row[ERROR_COLUMN]}"
             else:
                 summary.documents += 1
                 summary.spans.update(row["labels"])
-        kept = done.where(functions.col(ERROR_COLUMN).isNull())
-        kept = kept.select(*[functions.col(OUTPUT_COLUMN if c == "text" else c).alias(c) for c in columns])
-        list(_collect(_write_parquet(kept, output)))
-    finally:
-        done.unpersist()
+        kept = results.where(functions.col(ERROR_COLUMN).isNull()).orderBy(ORDER_COLUMN)
+        kept.select(*[functions.col(OUTPUT_COLUMN if c == "text" else c).alias(c) for c in columns]).write.parquet(
+            str(output)
+        )
     return summary
-
-
-def _write_parquet(df: DataFrame, output: Path) -> Iterator[None]:
-    df.write.parquet(str(output))
-    yield None
 
 
 def _deidentify_jsonl(source: Path, output: Path, options: DeidentifyOptions, spark: SparkSession) -> BatchSummary:
     """Each line is parsed, de-identified and written again on the executors, so that every other field keeps its
-    place and value; the driver writes the lines in order into one file (atomically: all or nothing)."""
-    lines = spark.read.text(str(source))
-    schema = "line string, error string, labels array<string>"
+    place and value; the driver writes the lines in their order into one file (atomically: all or nothing)."""
+    from pyspark.sql import functions
+
+    lines = _spread(
+        spark.read.text(str(source)).withColumn(ORDER_COLUMN, functions.monotonically_increasing_id()), spark
+    )
+    schema = f"{ORDER_COLUMN} long, line string, error string, labels array<string>"
 
     def run(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         return _jsonl_batches(batches, options)
 
-    done = lines.mapInPandas(run, schema)
     summary = BatchSummary()
-    with atomic_writer(output) as stream:
-        for number, row in enumerate(_collect(done.toLocalIterator()), start=1):
+    with _computed(lines.mapInPandas(run, schema)) as results, atomic_writer(output) as stream:
+        for number, row in enumerate(results.orderBy(ORDER_COLUMN).toLocalIterator(), start=1):
             if row["error"] is not None:
                 summary.failures[f"{source} line {number}"] = f"not de-identified: {row['error']}"
             elif row["line"] is not None:
@@ -603,7 +628,9 @@ def _jsonl_batches(batches: Iterator[pd.DataFrame], options: DeidentifyOptions) 
             out_lines.append(json.dumps({**record, "text": text}, ensure_ascii=False))
             out_errors.append(None)
             out_labels.append([span["label"] for span in spans or []])
-        yield pd.DataFrame({"line": out_lines, "error": out_errors, "labels": out_labels}, dtype=object)
+        yield pd.DataFrame(
+            {ORDER_COLUMN: batch[ORDER_COLUMN].tolist(), "line": out_lines, "error": out_errors, "labels": out_labels}
+        )
 
 
 def _json_record(value: Any) -> tuple[dict[str, Any] | None, str | None]:
