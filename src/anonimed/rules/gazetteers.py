@@ -58,7 +58,9 @@ def regions() -> frozenset[str]:
     from faker.providers.address.es_ES import Provider as Address
 
     words = _folded_words([*Address.states, *Address.regions])
-    return words - {"de", "del", "la", "las", "los", "y", "el", "i"}
+    # Words of the regions' official names that name nothing alone (País Vasco, Comunidad de Madrid, Ciudad Real).
+    generic = {"pais", "comunidad", "comunitat", "region", "principado", "foral", "ciudad", "real", "islas", "illes"}
+    return words - generic - {"de", "del", "la", "las", "los", "y", "el", "i"}
 
 
 @cache
