@@ -7,7 +7,7 @@ import sys
 
 from tqdm import tqdm
 
-from anonimed.cli import add_encoding_options, add_model_options
+from anonimed.cli import add_encoding_options, add_model_options, add_rules_options, with_rules_options
 from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files, load_model
 from anonimed.transform import build_config, load_settings, read_key
 
@@ -24,6 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("input", metavar="INPUT")
     parser.add_argument("output", metavar="OUTPUT")
     add_model_options(parser)
+    add_rules_options(parser)
     parser.add_argument(
         "--operator",
         action="append",
@@ -74,8 +75,11 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.engine == "spark" or arguments.master:
         return _run_spark(arguments, settings, key)
     model = arguments.model
+    if arguments.gold_spans and arguments.rules:
+        raise ValueError("--rules adds to a model's spans; with --gold-spans no model runs")
     if not arguments.gold_spans:
-        model = load_model(model, arguments.vote)  # now: a missing model is one clear error, not one per note
+        # Loaded now: a missing model (or a bad rule file) is one clear error, not one per note.
+        model = with_rules_options(load_model(model, arguments.vote), arguments)
     deidentifier = Deidentifier(model=model, operators=config, key=key, seed=arguments.seed)
     summary = deidentify_files(
         deidentifier,
@@ -107,6 +111,7 @@ def _run_spark(arguments: argparse.Namespace, settings: dict, key: bytes | None)
         for name, value in (
             ("--gold-spans", arguments.gold_spans),
             ("--audit", arguments.audit),
+            ("--rules", arguments.rules),
         )
         if value
     ]
