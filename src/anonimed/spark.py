@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from anonimed.deidentify import BatchSummary, Deidentifier, _refuse_overwrite, _sources, load_model
+from anonimed.deidentify import BatchSummary, Deidentifier, load_model
+from anonimed.deidentify.batch import _refuse_overwrite, _sources
 from anonimed.detect.base import Detector
 from anonimed.document import Document
 from anonimed.formats.textio import atomic_writer, read_text, write_text_atomic

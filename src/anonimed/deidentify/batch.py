@@ -1,9 +1,8 @@
-"""The Python API of the whole flow: text → Document → detector → spans → operators → de-identified text.
+"""Batches of files, what ``anonimed deidentify`` runs: a file, a folder of notes or standard input, written as
+text, BRAT, XML or JSONL, with an optional audit, fail-closed note by note.
 
->>> from anonimed.deidentify import Deidentifier
->>> result = Deidentifier(seed=1).deidentify("Paciente: Ernesto Rivera Bueno, 03/03/1946.")  # doctest: +SKIP
->>> result.text  # doctest: +SKIP
-'Paciente: Julián Soler Pardo, 27/01/1944.'
+Kept apart from :mod:`anonimed.deidentify.api` because it is about files, formats and failures on disk, not about
+de-identifying a note; the Spark engine (:mod:`anonimed.spark`) reuses its input listing and overwrite guard.
 """
 
 from __future__ import annotations
@@ -12,146 +11,19 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from anonimed.detect.base import Detector
-from anonimed.document import Document, Span
+from anonimed.deidentify.api import Deidentifier, Result
+from anonimed.document import Document
 from anonimed.formats import get_format
 from anonimed.formats.brat import read_brat
 from anonimed.formats.errors import FormatError, describe_failure
 from anonimed.formats.jsonl import format_jsonl_line
 from anonimed.formats.textio import atomic_writer, decode_text, read_text, write_files_atomic, write_text_atomic
-from anonimed.transform import (
-    Keyring,
-    Replacement,
-    SurrogateContext,
-    TransformConfig,
-    apply_plan,
-    build_config,
-    covering_spans,
-    load_settings,
-)
-
-
-@dataclass(frozen=True)
-class Result:
-    """What :meth:`Deidentifier.deidentify` gives: the input document with the spans acted on, the new text, the
-    spans of the new text, and for each input span its output span (None when the operator removed it)."""
-
-    input: Document
-    text: str
-    replacements: tuple[Replacement, ...]
-
-    @property
-    def spans(self) -> list[Span]:
-        return [r.output for r in self.replacements if r.output is not None]
-
-    @property
-    def mapping(self) -> dict[Span, Span | None]:
-        return {r.input: r.output for r in self.replacements}
-
-    @property
-    def document(self) -> Document:
-        """The de-identified document (same id and metadata) with its spans on the replacements."""
-        return Document(self.input.id, self.text, self.spans, dict(self.input.metadata))
-
-
-# De-identification favours recall: a missed name is a leak, an extra masked word is not (BENCHMARKS.md measures both).
-SHIPPED_MODEL_VOTE = "recall"
-
-
-def load_model(model: str | Path | None = None, vote: str | None = None) -> Detector:
-    """The detector that de-identification uses: :func:`anonimed.models.load_detector`, except that the shipped
-    model runs with its ``recall`` vote when no ``vote`` is named (``predict`` keeps its ``balanced`` one)."""
-    from anonimed.models import load_detector  # deferred: loading a model is the slow part
-
-    if vote is None and model in (None, "default"):
-        vote = SHIPPED_MODEL_VOTE
-    return load_detector(model, vote)
-
-
-class Deidentifier:
-    """De-identifies notes with a detector and per-type operators.
-
-    ``model``: a :class:`~anonimed.detect.base.Detector`, a model name or folder for
-    :func:`anonimed.models.load_detector`, or None for the shipped model (loaded on first use, and not at all when
-    only gold spans are transformed).  ``vote``: an ensemble's vote setting; the shipped model de-identifies with its
-    ``recall`` vote unless told otherwise (see :func:`load_model`).  ``operators``: a :class:`TransformConfig`, a settings mapping or the path of a
-    YAML/TOML file (see :mod:`anonimed.transform.config`), or CLI-style specs (``["FECHAS=mask:keep"]``).  ``key``:
-    secret bytes or a key file; with it surrogates and pseudonyms are stable across documents and runs.  ``seed``:
-    reproducible output without a key (each document then has its own surrogates).
-    """
-
-    def __init__(
-        self,
-        model: Detector | str | Path | None = None,
-        operators: TransformConfig | Mapping[str, Any] | str | Path | Iterable[str] | None = None,
-        key: bytes | str | Path | None = None,
-        seed: int | None = None,
-        vote: str | None = None,
-    ) -> None:
-        self.keyring = Keyring(key, seed)
-        self.config = _config(operators, self.keyring.secret if key is not None else None)
-        self._model = model
-        self._vote = vote
-
-    @property
-    def detector(self) -> Detector:
-        if not isinstance(self._model, Detector):
-            self._model = load_model(self._model, self._vote)
-        return self._model
-
-    def deidentify(
-        self, text_or_document: str | Document, document_id: str = "text", patient: str | None = None
-    ) -> Result:
-        """Detect PHI in the text (a document's own spans are ignored) and replace it.
-
-        ``patient`` names the patient, so that all of their notes get one date offset (else each note has its own).
-        """
-        if isinstance(text_or_document, Document):
-            document = text_or_document
-        else:
-            document = Document(document_id, text_or_document)
-        if patient is not None:
-            document = Document(document.id, document.text, document.spans, {**document.metadata, "patient": patient})
-        detected = document.with_spans(self.detector.detect(document))
-        return self.transform(detected)
-
-    def transform(self, document: Document) -> Result:
-        """Replace the spans the document already carries (gold annotations, or spans found elsewhere).
-
-        Spans that overlap are first merged into one span over all their characters (see :func:`covering_spans`),
-        so that no character of any span is left as it was.
-        """
-        document = document.with_spans(covering_spans(document.spans))
-        context = SurrogateContext(document, self.keyring, self.config.options)
-        transformed = apply_plan(document, self.config.plan, context)
-        return Result(document, transformed.text, transformed.replacements)
-
-
-def _config(
-    operators: TransformConfig | Mapping[str, Any] | str | Path | Iterable[str] | None, key: bytes | None
-) -> TransformConfig:
-    if operators is None:
-        return build_config(key=key)
-    if isinstance(operators, TransformConfig):
-        return operators
-    if isinstance(operators, Mapping):
-        return build_config(settings=operators, key=key)
-    if isinstance(operators, Path) or (
-        isinstance(operators, str) and Path(operators).suffix in (".yaml", ".yml", ".toml", ".json")
-    ):
-        return build_config(settings=load_settings(operators), key=key)
-    if isinstance(operators, str):
-        return build_config([operators], key=key)
-    return build_config(list(operators), key=key)
-
-
-# --- Batches of files: what ``anonimed deidentify`` runs ----------------------------------------------------------
 
 OUTPUT_FORMATS = ("text", "brat", "xml", "jsonl")
 STDIO = "-"
