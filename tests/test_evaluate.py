@@ -266,7 +266,9 @@ def test_json_holds_every_figure(split: Path) -> None:
 
 
 def test_plots_are_png_files(split: Path, tmp_path: Path) -> None:
-    paths = evaluate_dirs(split / "brat", split / "pred").write_plots(tmp_path / "plots")
+    from anonimed.evaluate.plots import write_plots
+
+    paths = write_plots(evaluate_dirs(split / "brat", split / "pred"), tmp_path / "plots")
     assert len(paths) == 2
     for path in paths:
         assert path.suffix == ".png" and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -7,7 +7,7 @@ import sys
 
 from tqdm import tqdm
 
-from anonimed.cli import add_encoding_options, add_model_options, add_rules_options, with_rules_options
+from anonimed.cli.options import add_encoding_options, add_model_options, add_rules_options, with_rules_options
 from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files, load_model
 from anonimed.transform import build_config, load_settings, read_key
 

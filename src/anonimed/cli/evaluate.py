@@ -45,6 +45,10 @@ def run(arguments: argparse.Namespace) -> int:
         write_text_atomic(arguments.json, json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
         print(f"JSON written to {arguments.json}")
     if arguments.plots:
-        for path in report.write_plots(arguments.plots):
+        from anonimed.evaluate.plots import (
+            write_plots,  # deferred: matplotlib is slow to import, and only --plots needs it
+        )
+
+        for path in write_plots(report, arguments.plots):
             print(f"plot written to {path}")
     return 0

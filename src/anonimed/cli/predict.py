@@ -7,7 +7,7 @@ import sys
 
 from tqdm import tqdm
 
-from anonimed.cli import add_encoding_options, add_model_options, add_rules_options, with_rules_options
+from anonimed.cli.options import add_encoding_options, add_model_options, add_rules_options, with_rules_options
 from anonimed.predict import predict_dir
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from anonimed.cli import add_model_options
+from anonimed.cli.options import add_model_options
 from anonimed.cli.serve import add_review_order_options, add_server_options
 
 

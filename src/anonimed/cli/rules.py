@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from anonimed.cli import add_encoding_options
+from anonimed.cli.options import add_encoding_options
 
 if TYPE_CHECKING:
     from anonimed.document import Document

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from anonimed.cli import add_model_options
+from anonimed.cli.options import add_model_options
 from anonimed.service.settings import DEFAULT_MAX_REQUEST_BYTES, DEFAULT_PORT, LOOPBACK, ServiceSettings, service_token
 
 

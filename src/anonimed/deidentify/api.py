@@ -73,10 +73,11 @@ class Deidentifier:
     ``model``: a :class:`~anonimed.detect.base.Detector`, a model name or folder for
     :func:`anonimed.models.load_detector`, or None for the shipped model (loaded on first use, and not at all when
     only gold spans are transformed).  ``vote``: an ensemble's vote setting; the shipped model de-identifies with its
-    ``recall`` vote unless told otherwise (see :func:`load_model`).  ``operators``: a :class:`TransformConfig`, a settings mapping or the path of a
-    YAML/TOML file (see :mod:`anonimed.transform.config`), or CLI-style specs (``["FECHAS=mask:keep"]``).  ``key``:
-    secret bytes or a key file; with it surrogates and pseudonyms are stable across documents and runs.  ``seed``:
-    reproducible output without a key (each document then has its own surrogates).
+    ``recall`` vote unless told otherwise (see :func:`load_model`).  ``operators``: a :class:`TransformConfig`, a
+    settings mapping or the path of a YAML/TOML file (see :mod:`anonimed.transform.config`), or CLI-style specs
+    (``["FECHAS=mask:keep"]``).  ``key``: secret bytes or a key file; with it surrogates and pseudonyms are stable
+    across documents and runs.  ``seed``: reproducible output without a key (each document then has its own
+    surrogates).
     """
 
     def __init__(

@@ -1,10 +1,13 @@
-"""PNG plots of an evaluation report: per-type F1 bars and the confusion heat map (matplotlib, Agg backend)."""
+"""PNG plots of an evaluation report: per-type F1 bars and the confusion heat map (matplotlib, Agg backend).
+
+The plots depend on the report, never the other way round: :mod:`anonimed.evaluate.report` stays free of matplotlib
+(slow to import) and callers that want pictures import :func:`write_plots` from here.
+"""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -13,16 +16,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from anonimed.evaluate.matching import MISSED, SPURIOUS
+from anonimed.evaluate.report import EvaluationReport
 from anonimed.formats.textio import write_bytes_atomic
-
-if TYPE_CHECKING:
-    from anonimed.evaluate.report import EvaluationReport
 
 F1_BARS = "per_type_f1.png"
 CONFUSION = "confusion.png"
 
 
-def write_plots(report: EvaluationReport, directory: Path) -> list[Path]:
+def write_plots(report: EvaluationReport, directory: str | Path) -> list[Path]:
+    """PNG files of the per-type F1 bars and the confusion heat map in ``directory``; returns their paths."""
+    directory = Path(directory)
     paths = [directory / F1_BARS, directory / CONFUSION]
     _save(_f1_bars(report), paths[0])
     _save(_confusion_heat_map(report), paths[1])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from anonimed.evaluate.counts import Counts
 from anonimed.evaluate.matching import MISSED, SPURIOUS
@@ -90,12 +89,6 @@ class EvaluationReport:
         if not confusions:
             lines.append("  none")
         return "\n".join(lines) + "\n"
-
-    def write_plots(self, directory: str | Path) -> list[Path]:
-        """PNG files of the per-type F1 bars and the confusion heat map; returns their paths."""
-        from anonimed.evaluate.plots import write_plots  # deferred: matplotlib is slow to import
-
-        return write_plots(self, Path(directory))
 
 
 def _row(template: str, name: str, counts: Counts, *leading: int) -> str:

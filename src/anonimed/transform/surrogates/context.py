@@ -10,6 +10,7 @@ from random import Random
 
 from anonimed.document import Document
 from anonimed.transform.keys import Keyring
+from anonimed.transform.surrogates.datetext import shift_dates_by
 from anonimed.transform.surrogates.text import fold
 
 FEMALE_WORDS = frozenset({"mujer", "femenino", "femenina", "f", "hembra", "nina", "nena", "dona", "noia", "senora"})
@@ -134,8 +135,6 @@ class SurrogateContext:
                 return days if rng.random() < 0.5 else -days
 
     def _recreates_a_mention(self, offset: int) -> bool:
-        from anonimed.transform.surrogates.dates import shift_dates_by  # dates builds on this module
-
         mentions = {fold(self.document.span_text(span).strip()) for span in self.document.spans}
         language = "ca" if self.catalan else "es"
         for span in self.document.spans:
