@@ -14,20 +14,23 @@ import threading
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from anonimed.detect.base import Detector
 from anonimed.detect.boundaries import TidyBoundaries
 from anonimed.detect.composed import ComposedText
 from anonimed.detect.crf import CrfDetector
 from anonimed.detect.features import FeatureExtractor
+from anonimed.detect.plausible import PlausibleSpans
 from anonimed.detect.propagate import Propagator
 from anonimed.detect.resolver import ResolvedDetector, Resolver
 from anonimed.detect.window import WindowDetector
 from anonimed.document import Document, Span
 from anonimed.embeddings import CLUSTERS_FILE, WordClusters
+from anonimed.formats.errors import FormatError
 from anonimed.models.ensemble import KIND as ENSEMBLE
 from anonimed.models.ensemble import folder_kind, load_ensemble
-from anonimed.models.folder import ModelInfo, read_model_info
+from anonimed.models.folder import ModelInfo, read_manifest, read_model_info
 
 NEURAL = "neural"
 
@@ -62,8 +65,34 @@ def _default_detector(vote: str | None) -> Detector:
 
 
 def load_model_dir(directory: str | Path, vote: str | None = None) -> Detector:
-    """The detector of a model folder of any kind."""
+    """The detector of a model folder of any kind: its model's spans, none of them implausible
+    (:mod:`anonimed.detect.plausible`), and the spans of the rules its ``model.json`` names (``"rules"``: the rule
+    files or folders, relative to the model folder, or ``"default"`` for the shipped set), where the model found
+    nothing."""
     directory = Path(directory)
+    detector: Detector = PlausibleSpans(_load_kind(directory, vote))
+    rules = folder_rules(directory)
+    if rules:
+        from anonimed.rules import with_rules
+
+        detector = with_rules(detector, rules)
+    return detector
+
+
+def folder_rules(directory: str | Path) -> list[str | Path]:
+    """The rule sources a model folder's ``model.json`` names (none when it names none)."""
+
+    def sources(values: dict[str, Any], path: Path) -> list[str | Path]:
+        named = values.get("rules", [])
+        named = [named] if isinstance(named, str) else named
+        if not isinstance(named, list) or not all(isinstance(item, str) for item in named):
+            raise FormatError(path, "'rules' must be 'default', a rule file or folder, or a list of them")
+        return [item if item == "default" else path.parent / item for item in named]
+
+    return read_manifest(directory, sources)
+
+
+def _load_kind(directory: Path, vote: str | None) -> Detector:
     kind = folder_kind(directory)
     if vote is not None and kind != ENSEMBLE:
         raise ValueError(f"{directory}: a {kind} model has no vote settings (only ensembles do), got vote={vote!r}")

@@ -8,7 +8,7 @@ its rule says ``cross_lines: true`` (a header key's value ends with its line).
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -129,22 +129,68 @@ class RuleMatch:
     rule: Rule
 
 
+class TokenIndex:
+    """A note's tokens, indexed by folded form, so that a rule is tried only where its first token can be."""
+
+    def __init__(self, tokens: Sequence[TokenView], gazetteers: Mapping[str, Container[str]]) -> None:
+        self.tokens = tokens
+        self.gazetteers = gazetteers
+        self.by_form: dict[str, list[int]] = {}
+        for position, token in enumerate(tokens):
+            self.by_form.setdefault(token.folded, []).append(position)
+        self._in_gazetteer: dict[str, list[str]] = {}
+        self._holds: dict[TokenCondition, list[int]] = {}
+
+    def _forms_in(self, name: str) -> list[str]:
+        if name not in self._in_gazetteer:
+            gazetteer = self.gazetteers[name]
+            self._in_gazetteer[name] = [form for form in self.by_form if form in gazetteer]
+        return self._in_gazetteer[name]
+
+    def _positions(self, condition: TokenCondition) -> Iterable[int]:
+        words = condition.text or condition.lower or condition.fold
+        if words is not None:
+            return (p for word in {fold(w) for w in words} for p in self.by_form.get(word, ()))
+        if condition.gazetteers:
+            return (p for name in condition.gazetteers for form in self._forms_in(name) for p in self.by_form[form])
+        return range(len(self.tokens))
+
+    def candidates(self, conditions: Sequence[TokenCondition]) -> list[int]:
+        """The positions, in order, whose token meets one of ``conditions``."""
+        found: set[int] = set()
+        for condition in conditions:
+            found.update(self._holding(condition))
+        return sorted(found)
+
+    def _holding(self, condition: TokenCondition) -> list[int]:
+        # Rules share conditions (YAML anchors): each is tested once per note.
+        if condition not in self._holds:
+            self._holds[condition] = [
+                p for p in self._positions(condition) if holds(condition, self.tokens[p], self.gazetteers)
+            ]
+        return self._holds[condition]
+
+
 class _Search:
     """One rule over one note's tokens: the backtracking matcher."""
 
-    def __init__(self, rule: Rule, tokens: Sequence[TokenView], gazetteers: Mapping[str, Container[str]]) -> None:
+    def __init__(self, rule: Rule, index: TokenIndex) -> None:
         self.rule = rule
-        self.tokens = tokens
-        self.gazetteers = gazetteers
+        self.tokens = index.tokens
+        self.gazetteers = index.gazetteers
         self.first = 0
+        self.index = index
 
     def matches(self) -> Iterator[RuleMatch]:
         position = 0
-        while position < len(self.tokens):
+        # Most tokens start no match: only the positions where a match can begin are tried.
+        for start in self.index.candidates(starters(self.rule.pattern)):
+            if start < position:
+                continue
+            position = start
             self.first = position
             found = next(self._sequence(self.rule.pattern, 0, position, (), False), None)
             if found is None or found[0] == position:
-                position += 1
                 continue
             end, consumed = found
             span = self._phi_part(consumed)
@@ -197,6 +243,27 @@ class _Search:
         return (start, end) if start < end else None
 
 
+def starters(pattern: Sequence[Element]) -> list[TokenCondition]:
+    """The conditions of the elements that can take the first token of a match."""
+    found: list[TokenCondition] = []
+    for element in pattern:
+        if element.condition is not None:
+            found.append(element.condition)
+        else:
+            for alternative in element.alternatives:
+                found.extend(starters(alternative))
+        if element.low > 0 and not (element.condition is None and any(_can_be_empty(a) for a in element.alternatives)):
+            break
+    return found
+
+
+def _can_be_empty(sequence: Sequence[Element]) -> bool:
+    return all(
+        element.low == 0 or (element.condition is None and any(_can_be_empty(a) for a in element.alternatives))
+        for element in sequence
+    )
+
+
 def _marks_phi(pattern: Sequence[Element]) -> bool:
     return any(nested.phi for element in pattern for nested in element.walk())
 
@@ -216,4 +283,5 @@ def find_matches(
     rules: Sequence[Rule], tokens: Sequence[TokenView], gazetteers: Mapping[str, Container[str]]
 ) -> list[RuleMatch]:
     """Every match of every rule, in rule order (overlaps between rules are left to the caller)."""
-    return [match for rule in rules for match in _Search(rule, tokens, gazetteers).matches()]
+    index = TokenIndex(tokens, gazetteers)
+    return [match for rule in rules for match in _Search(rule, index).matches()]

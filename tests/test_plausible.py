@@ -1,0 +1,83 @@
+"""Spans that cannot be PHI by their shape or place in the note, and the rules a model folder names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from anonimed.detect.plausible import PlausibleSpans, plausible
+from anonimed.document import Document, Span
+from anonimed.formats.brat import read_brat_dir
+from anonimed.formats.errors import FormatError
+from anonimed.models import DEFAULT_MODEL_DIR, folder_rules
+
+
+def kept(text: str, *spans: tuple[int, int, str]) -> list[str]:
+    return [text[s.start : s.end] for s in plausible(text, [Span(a, b, label) for a, b, label in spans])]
+
+
+def test_no_span_crosses_a_line_break() -> None:
+    text = "DNI: 67539363R\nFecha: 3/3/2019"
+    start = text.index("67539363R")
+    assert kept(text, (start, text.index("Fecha") + 5, "ID_SUJETO_ASISTENCIA")) == ["67539363R"]
+
+
+def test_a_key_is_layout_not_its_value() -> None:
+    text = "Telèfon: 93 555 12 12\n"
+    assert kept(text, (0, 7, "CALLE")) == []
+
+
+def test_a_heading_in_capitals_is_not_a_name() -> None:
+    text = "Ingresa por dolor.\nCURS CLÍNIC\nEvolució favorable amb la Dra. Pons."
+    start = text.index("CURS")
+    assert kept(text, (start, start + len("CURS CLÍNIC"), "NOMBRE_SUJETO_ASISTENCIA")) == []
+
+
+def test_a_sentence_opening_verb_is_not_a_name_but_a_known_name_is() -> None:
+    text = "Dolor torácico.\nRefiere dolor desde ayer. Carmen acude con su hija."
+    verb = text.index("Refiere")
+    name = text.index("Carmen")
+    found = kept(text, (verb, verb + 7, "NOMBRE_SUJETO_ASISTENCIA"), (name, name + 6, "NOMBRE_SUJETO_ASISTENCIA"))
+    assert found == ["Carmen"]
+
+
+def test_lower_case_prose_is_no_place_in_a_note_that_capitalises_names() -> None:
+    text = "La paciente, María Pons, vive en Olot. A efectos de su empresa firmo el presente."
+    prose = text.index("efectos de su empresa")
+    town = text.index("Olot")
+    found = kept(text, (prose, prose + len("efectos de su empresa"), "TERRITORIO"), (town, town + 4, "TERRITORIO"))
+    assert found == ["Olot"]
+
+
+def test_the_wrapper_keeps_its_detector_name() -> None:
+    class Fixed:
+        name = "model"
+
+        def detect(self, document: Document) -> list[Span]:
+            return [Span(0, 9, "ID_SUJETO_ASISTENCIA")]
+
+    wrapped = PlausibleSpans(Fixed())
+    assert wrapped.name == "model"
+    assert wrapped.detect(Document("n", "67539363R\nFecha")) == [Span(0, 9, "ID_SUJETO_ASISTENCIA")]
+
+
+def test_gold_spans_are_plausible(meddocan: Path) -> None:
+    """The rules hold for the annotated notes: almost every gold span of MEDDOCAN train survives them."""
+    documents = read_brat_dir(meddocan / "train" / "brat")
+    total = sum(len(d.spans) for d in documents)
+    dropped = sum(len(d.spans) - len(plausible(d.text, d.spans)) for d in documents)
+    assert total > 10_000
+    assert dropped / total < 0.002
+
+
+def test_a_model_folder_names_its_rules(tmp_path: Path) -> None:
+    assert folder_rules(DEFAULT_MODEL_DIR) == ["default"]
+    (tmp_path / "model.json").write_text(json.dumps({"kind": "crf", "rules": ["site.yaml", "default"]}))
+    assert folder_rules(tmp_path) == [tmp_path / "site.yaml", "default"]
+    (tmp_path / "model.json").write_text(json.dumps({"kind": "crf", "rules": 3}))
+    with pytest.raises(FormatError, match="'rules' must be"):
+        folder_rules(tmp_path)
+    (tmp_path / "model.json").write_text(json.dumps({"kind": "crf"}))
+    assert folder_rules(tmp_path) == []
