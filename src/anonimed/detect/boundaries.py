@@ -1,6 +1,7 @@
 """Span boundaries as the MEDDOCAN guidelines draw them, where a tagger's token-by-token view gets them wrong.
 
-Six kinds of rule, each backed by the annotated notes (train: 500 notes, 11,333 mentions):
+Five kinds of rule, each backed by the annotated notes (train: 500 notes, 11,333 mentions); a sixth, the contexts
+that are never PHI, drops spans instead of reshaping them and is in :mod:`anonimed.detect.not_phi`:
 
 - **no stray punctuation or function word at the ends**: a span starts with a letter or a digit (all 17,134 gold
   spans of train and dev do; taggers write ``+34 945007359`` or ``. NºCOL.``), and never ends in ``,``, ``;``,
@@ -14,15 +15,6 @@ Six kinds of rule, each backed by the annotated notes (train: 500 notes, 11,333 
 - **one street, one span**: two street spans separated by spaces alone are one street (``C/.`` + ``Camino Sur, 18``);
   train has 2 gold pairs like that. Other types are left alone: places often stand side by side (``28036 Madrid``,
   ``Oviedo Asturias``: 313 pairs in train);
-- **contexts that are never PHI**: a time span is not an age (``hace más de 20 años``, ``tras 6 meses``, ``10 años de
-  evolución``, ``en un plazo de 4 meses``, ``2 años después``, ``a los 5 años de la intervención``: 738 such phrases
-  in train and none annotated, while ``a los 7 meses de vida`` is an age), nor is a measure (``60 kilos``) or a bone
-  age; the date of a law is no patient's (``RD 1299/2006, de 10 de noviembre``); the family doctor is not a relative
-  (``su médico de familia``: never annotated, 10 times in train and dev), nor is the adjective ``familiar``
-  (``antecedentes familiares``, ``agobio familiar``: about 100 times in train and dev, never annotated, while 11 of the 12
-  annotated ``familiares`` follow an article or a preposition); an eponym is no name (``clasificación de Azúa``,
-  ``síndrome de Down``: 199 in train, none annotated as a name); and a header key before its colon is layout
-  (``NºCOL.:``, ``PACIENTE:``, flagged by a model in a note in capitals);
 - **one thing, one span**: the two ends of an interval are two dates (guideline M6.1: ``de Marzo a Mayo del 2000``,
   ``desde 1980 hasta 1983``; no gold date of train or dev holds ``a`` or ``hasta``), and a centre's head word after a
   name starts a second centre (``Hospital Universitario Puerto Real`` + ``Complejo Hospitalario de la Bahía``,
@@ -43,21 +35,22 @@ out once, a trailing comma, a postal code filed as a street, a floor filed in a 
 On MEDDOCAN dev, with the same members and vote, the rules moved subtask-1 F1 from .9707 to .9741, and the rules added
 next (time spans, measures, laws, intervals, second centres, the adjective familiar, eponyms, halves, postal keys) to
 .9765, and the third round (departments, floors, jobs, clauses) to .9770 (BENCHMARKS.md).
+
+``never_phi`` and ``NAME_TYPES`` are still importable from here.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from anonimed.detect.base import Detector
+from anonimed.detect.not_phi import NAME_TYPES, never_phi
 from anonimed.detect.patterns.demographics import UNIT
 from anonimed.document import Document, Span
-from anonimed.stress import HEADER_KEYS, RADIOLOGY_KEYS
 
 STREET = "CALLE"
-NAME_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"})
 CENTRE_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
 _TRAILING_MARKS = ",;:+-/(["
 _TRAILING_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "en", "su", "sus"})
@@ -71,81 +64,6 @@ _STREET_TYPE = re.compile(
 _LOOK_BACK = 15  # characters: the longest street type and its spaces
 
 
-@dataclass(frozen=True)
-class _NeverPhi:
-    """A span of type ``label`` whose text matches ``text`` (any text: None) is no PHI when what ends right before it
-    matches ``before`` or what starts right after it matches ``after``; with neither given, its text says so alone."""
-
-    label: str
-    text: re.Pattern[str] | None = None
-    before: re.Pattern[str] | None = None
-    after: re.Pattern[str] | None = None
-
-
-_NOT_PHI = (
-    _NeverPhi(  # a time span
-        "EDAD_SUJETO_ASISTENCIA",
-        before=re.compile(
-            r"(?<!\w)(?:(?:hace|desde hace|luego de|después de|despues de|posterior a|tras|durante)\s+"
-            r"(?:(?:más|mas|menos) de\s+|unos\s+|unas\s+|casi\s+|aproximadamente\s+)?"
-            r"|(?:más|mas|menos|plazo|periodo|período|lapso) de\s+|edad [óo]sea\s+(?:\w+\s+)?de\s+)$",
-            re.IGNORECASE,
-        ),
-        after=re.compile(
-            r"\s+(?:de\s+(?:evolución|evolucion|duración|duracion|antigüedad|tratamiento|seguimiento)\b"
-            r"|(?:previamente|más tarde|mas tarde|después|despues|antes)\b|(?:de la|del|de su|de haber)\s)",
-            re.IGNORECASE,
-        ),
-    ),
-    _NeverPhi(  # a measure
-        "EDAD_SUJETO_ASISTENCIA",
-        text=re.compile(r".*\b(?:kilos?|kilogramos?|kg|gramos?|gr|metros?|cm|mm|litros?|ml)\b.*", re.IGNORECASE),
-    ),
-    _NeverPhi(  # a law's date
-        "FECHAS",
-        before=re.compile(
-            r"(?<!\w)(?:RD|R\.D\.|Real Decreto|Decreto(?:-ley)?|Ley(?: Orgánica)?|Orden|Directiva|Reglamento)\s+"
-            r"(?:[A-Z]+/)?(?:\d+/\d{4},?\s+(?:de\s+)?)?$",
-            re.IGNORECASE,
-        ),
-    ),
-    _NeverPhi(  # the family doctor
-        "FAMILIARES_SUJETO_ASISTENCIA",
-        text=re.compile(r"familia", re.IGNORECASE),
-        before=re.compile(r"(?<!\w)(?:médic|medic)[oa]s?\s+de\s+$", re.IGNORECASE),
-    ),
-    _NeverPhi(  # the adjective (antecedentes familiares, agobio familiar, heredo-familiar), not the relatives
-        "FAMILIARES_SUJETO_ASISTENCIA",
-        text=re.compile(r"familiar(?:es)?", re.IGNORECASE),
-        before=re.compile(
-            r"(?:-|(?<!\w)(?!(?:el|la|los|las|su|sus|un|una|unos|unas|varios|varias|algunos|algunas|otros|otras|dos|tres"
-            r"|por|de|del|a|al|con|sin|referido|referida|este|esta|estos|estas|cada|ningún|algún)\s)\w+\s+)$",
-            re.IGNORECASE,
-        ),
-    ),
-    *(
-        _NeverPhi(  # an eponym: clasificación de Azúa, síndrome de Down, maniobra de Valsalva
-            label,
-            before=re.compile(
-                r"(?<!\w)(?:clasificación|clasificacion|criterios?|escala|síndrome|sindrome|enfermedad|signo|test"
-                r"|maniobra|técnica|tecnica|método|metodo|índice|indice|tinción|tincion|prueba|regla|operación"
-                r"|procedimiento)\s+de\s+$",
-                re.IGNORECASE,
-            ),
-        )
-        for label in sorted(NAME_TYPES)
-    ),
-)
-_CONTEXT = 40  # characters read before a span for _NOT_PHI
-_HEADER_KEYS = frozenset(
-    key.rstrip(".").casefold()
-    for key in (
-        *HEADER_KEYS,
-        *(variant for variants in HEADER_KEYS.values() for variant in variants),
-        *(part.strip() for keys in RADIOLOGY_KEYS.values() for part in keys.split("/")),
-    )
-)
-_COLON = re.compile(r"[ \t]*:")
 _POSTAL_KEY_REST = re.compile(r"\.[ \t]?P\.", re.IGNORECASE)  # what follows the "C" of a "C.P." a span ran into
 _UNIT = re.compile(rf"(?<!\w){UNIT}$", re.IGNORECASE)
 _AND_A_HALF = re.compile(r"[ \t]+y[ \t]+medi[oa](?!\w)", re.IGNORECASE)
@@ -185,28 +103,12 @@ _STREET_AND_NUMBER = re.compile(r"[A-ZÁÉÍÓÚÑ]\D*\d")
 
 
 def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
-    """``spans`` with the boundary rules of the module docstring applied, sorted; never two spans overlapping more
-    than they did."""
+    """``spans`` with the boundary rules of the module docstring applied, sorted, and without the spans that
+    :func:`~anonimed.detect.not_phi.never_phi` rules out; never two spans overlapping more than they did."""
     kept = [s for s in (_trimmed(text, s) for s in spans) if s is not None and not never_phi(text, s)]
     kept = [cut for cut in (_cut(text, s) for s in kept) if cut is not None]
     kept = [part for span in kept for part in _split(text, span)]
     return _join_streets(text, _take_street_types(text, _take_halves(text, kept)))
-
-
-def never_phi(text: str, span: Span) -> bool:
-    """Whether ``span``'s context says it is no PHI whatever a model thinks (see the module docstring)."""
-    if text[span.start : span.end].rstrip(".").casefold() in _HEADER_KEYS and _COLON.match(text, span.end):
-        return True
-    for rule in _NOT_PHI:
-        if span.label != rule.label or (rule.text is not None and not rule.text.fullmatch(text, span.start, span.end)):
-            continue
-        if rule.before is None and rule.after is None:
-            return True
-        if rule.before is not None and rule.before.search(text, max(0, span.start - _CONTEXT), span.start):
-            return True
-        if rule.after is not None and rule.after.match(text, span.end):
-            return True
-    return False
 
 
 def _cut(text: str, span: Span) -> Span | None:

@@ -12,7 +12,7 @@ matched on word boundaries, ignoring case, where no detected span already lies; 
 right after its name (``Complejo Hospitalario Universitario de Vigo (CHUVI)``: 4 of the 5 such acronyms of train and
 dev are annotated with the centre's type); and each other word of 4 letters or more of a detected name, where it
 follows a title and starts with a capital (``el Sr. Rivera``, ``DR. BLANCO``): frequent words are names there too. No
-copy is made where the context rules PHI out (:func:`anonimed.detect.boundaries.never_phi`: ``familia`` in ``médico de
+copy is made where the context rules PHI out (:func:`anonimed.detect.not_phi.never_phi`: ``familia`` in ``médico de
 familia``). Added spans score a little below the span they copy and name the wrapped detector as their source.
 """
 
@@ -25,7 +25,8 @@ from dataclasses import replace
 from functools import lru_cache
 
 from anonimed.detect.base import Detector
-from anonimed.detect.boundaries import CENTRE_TYPES, NAME_TYPES, TITLES, never_phi
+from anonimed.detect.boundaries import CENTRE_TYPES, TITLES
+from anonimed.detect.not_phi import NAME_TYPES, never_phi
 from anonimed.document import Document, Span
 
 MIN_CHARACTERS = 4
