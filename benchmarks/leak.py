@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import time
@@ -32,7 +33,9 @@ from anonimed.formats.brat import read_brat_dir
 from anonimed.schema import group_of
 
 ROOT = Path(__file__).resolve().parents[1]
-MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
+# The shared data folder: $ANONIMED_SHARED, else ../shared beside the repository.
+SHARED = Path(os.environ.get("ANONIMED_SHARED", ROOT.parent / "shared"))
+MEDDOCAN = SHARED / "data" / "meddocan"
 MIN_CHARACTERS = 4
 IDENTIFYING_GROUPS = frozenset({"NAME", "CONTACT", "ID", "DATE"})
 IDENTIFYING_TYPES = frozenset({"CALLE", "HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})

@@ -38,7 +38,9 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV = ROOT.parent / "shared" / "data" / "meddocan" / "dev" / "brat"
+# The shared data folder: $ANONIMED_SHARED, else ../shared beside the repository.
+SHARED = Path(os.environ.get("ANONIMED_SHARED", ROOT.parent / "shared"))
+DEV = SHARED / "data" / "meddocan" / "dev" / "brat"
 EXAMPLES = ROOT / "examples"
 RESULTS = ROOT / "benchmarks" / "results"
 

@@ -13,6 +13,7 @@ that type with some context, to tune the patterns.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -22,7 +23,9 @@ from anonimed.document import Document, Span
 from anonimed.formats.brat import read_brat_dir
 from anonimed.text.tokenize import tokenize
 
-MEDDOCAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "meddocan"
+# The shared data folder: $ANONIMED_SHARED, else ../shared beside the repository.
+SHARED = Path(os.environ.get("ANONIMED_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+MEDDOCAN = SHARED / "data" / "meddocan"
 
 
 def _overlapping(span: Span, others: list[Span]) -> bool:

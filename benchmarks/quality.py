@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import time
@@ -26,7 +27,9 @@ from anonimed.stress import COMBINED_SETS, STRESS_SETS, stress
 from anonimed.text.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
-MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
+# The shared data folder: $ANONIMED_SHARED, else ../shared beside the repository.
+SHARED = Path(os.environ.get("ANONIMED_SHARED", ROOT.parent / "shared"))
+MEDDOCAN = SHARED / "data" / "meddocan"
 SETS = ("dev", *STRESS_SETS, *COMBINED_SETS)
 
 

@@ -25,7 +25,9 @@ from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV = ROOT.parent / "shared" / "data" / "meddocan" / "dev" / "brat"
+# The shared data folder: $ANONIMED_SHARED, else ../shared beside the repository.
+SHARED = Path(os.environ.get("ANONIMED_SHARED", ROOT.parent / "shared"))
+DEV = SHARED / "data" / "meddocan" / "dev" / "brat"
 RESULTS = ROOT / "benchmarks" / "results"
 COMMANDS = ("predict", "deidentify")
 
@@ -81,8 +83,10 @@ def measure(model: str, command: str, processes: int, notes: list[Path], tokens:
             raise RuntimeError(f"{model} {command}: a measuring process failed")
     seconds = max(o["run_seconds"] for o in outputs)
     documents = sum(o["documents"] for o in outputs)
+    from anonimed.train.data import portable_path
+
     return {
-        "model": model,
+        "model": model if model == "default" else portable_path(model),  # no machine's folders in the results
         "command": command,
         "processes": processes,
         "documents": documents,
@@ -140,11 +144,13 @@ def main() -> int:
             for processes in arguments.processes:
                 rows.append(measure(model, command, processes, notes, tokens))
                 print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    from anonimed.train.data import portable_path
+
     report = {
         "date": date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared), python {platform.python_version()}",
         "command": " ".join(["benchmarks/speed.py", *sys.argv[1:]]),
-        "notes": str(arguments.notes),
+        "notes": portable_path(arguments.notes),
         "documents": len(notes),
         "rows": rows,
     }

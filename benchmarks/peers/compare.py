@@ -41,7 +41,9 @@ from anonimed.formats.textio import read_text
 from anonimed.text.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
-MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
+# The shared data folder: $ANONIMED_SHARED, else ../shared beside the repository.
+SHARED = Path(os.environ.get("ANONIMED_SHARED", ROOT.parent / "shared"))
+MEDDOCAN = SHARED / "data" / "meddocan"
 PEERS_PYTHON = ROOT / ".venv-peers" / "bin" / "python"
 HERE = Path(__file__).resolve().parent
 PEERS = {

@@ -1,6 +1,6 @@
 """Feature and setting experiments on MEDDOCAN dev through the training API.
 
-Usage: python benchmarks/train_report/experiment.py NAME [kind=crf|window] [augment=N] [c1=..] [c2=..]
+Usage: python benchmarks/train_report/experiment.py NAME [data=MEDDOCAN_DIR] [kind=crf|window] [augment=N] [c1=..] [c2=..]
        [iterations=..] [scheme=BIO|BIOES] [mode=precision|recall] [<feature setting>=value ...]
 Writes experiments/NAME/ (the model folder, its model.json holding the dev scores) and prints a summary line for
 the tagger alone and for the tagger + patterns through the resolver.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -17,7 +18,9 @@ from anonimed.detect.crf import CrfSettings
 from anonimed.detect.features import FeatureConfig
 from anonimed.train import DEFAULT_RESOLVER, TrainOptions, score_on, train_model
 
-DATA = Path("/work/shared/data/meddocan")
+# MEDDOCAN: data=DIR, else $ANONIMED_SHARED/data/meddocan, else ../shared/data/meddocan beside the repository.
+SHARED = Path(os.environ.get("ANONIMED_SHARED", Path(__file__).resolve().parents[2].parent / "shared"))
+DATA = SHARED / "data" / "meddocan"
 OUT = Path(__file__).parent / "experiments"
 
 
@@ -38,13 +41,14 @@ def main(name: str, arguments: list[str]) -> None:
         scheme=values.pop("scheme", "BIO"),  # type: ignore[arg-type]
     )
     kind = values.pop("kind", "crf")
+    data = Path(values.pop("data", DATA))
     augment = int(values.pop("augment", 0))
     resolver = dict(DEFAULT_RESOLVER, mode=values.pop("mode", "precision"))
     features = FeatureConfig(**{k: (int(v) if v.isdigit() else v == "true") for k, v in values.items()})
     options = TrainOptions(kind=kind, features=features, crf=crf, resolver=resolver, augment=augment)  # type: ignore[arg-type]
     out = OUT / name
-    info = train_model([DATA / "train" / "brat"], out, DATA / "dev" / "brat", options)
-    alone = score_on(dataclasses.replace(info, resolver=None), out, DATA / "dev" / "brat")
+    info = train_model([data / "train" / "brat"], out, data / "dev" / "brat", options)
+    alone = score_on(dataclasses.replace(info, resolver=None), out, data / "dev" / "brat")
     print(f"{name}: trained in {info.training['seconds']:.0f} s")
     print(f"  {kind} alone:      {summary(alone)}")
     print(f"  with patterns: {summary(info.dev_scores)}")

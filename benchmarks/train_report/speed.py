@@ -5,6 +5,7 @@ Usage: python benchmarks/train_report/speed.py MODEL_DIR [PASSES]
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -13,7 +14,9 @@ from anonimed.formats.brat import read_brat_dir
 from anonimed.models import load_detector
 from anonimed.text.tokenize import tokenize
 
-DEV = Path("/work/shared/data/meddocan/dev/brat")
+# MEDDOCAN dev: $ANONIMED_SHARED/data/meddocan/dev/brat, else ../shared/... beside the repository.
+SHARED = Path(os.environ.get("ANONIMED_SHARED", Path(__file__).resolve().parents[2].parent / "shared"))
+DEV = SHARED / "data" / "meddocan" / "dev" / "brat"
 
 
 def main(model_dir: str, passes: int = 3) -> None:

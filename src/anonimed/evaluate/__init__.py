@@ -1,4 +1,4 @@
-"""The MEDDOCAN scorer (see /work/shared/docs/evaluation.md): subtask 1 NER and leak, subtask 2 strict and merged,
+"""The MEDDOCAN scorer (see docs/evaluation.md): subtask 1 NER and leak, subtask 2 strict and merged,
 per-type figures, the type confusion matrix and token-level de-identification figures.
 
 >>> report = evaluate_dirs("dev/brat", "predictions/")      # doctest: +SKIP

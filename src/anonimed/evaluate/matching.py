@@ -1,4 +1,4 @@
-"""What one document contributes to each figure of /work/shared/docs/evaluation.md (the MEDDOCAN definition).
+"""What one document contributes to each figure of docs/evaluation.md (the MEDDOCAN definition).
 
 Every function takes one document's gold and predicted annotations as *sets*, so an annotation given twice counts
 once.  Labels are compared exactly as given: a label that is not a MEDDOCAN type is simply a type that no gold span

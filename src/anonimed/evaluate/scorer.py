@@ -1,4 +1,4 @@
-"""Score predictions against gold annotations exactly as /work/shared/docs/evaluation.md defines MEDDOCAN scoring.
+"""Score predictions against gold annotations exactly as docs/evaluation.md defines MEDDOCAN scoring.
 
 Where the organisers' scorer and that definition part, the definition is followed: a gold document without a
 prediction is an error (their scorer silently leaves the document out), and a document without an official sentence

@@ -3,6 +3,7 @@ shared data folder with the gazetteers that augmentation draws from.  Shared by 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,3 +38,23 @@ def find_gazetteers(start: str | Path) -> Path:
     raise FormatError(
         start, f"no gazetteer folder ({_GAZETTEER_MARKER}/...) here or above; pass the data folder explicitly"
     )
+
+
+def portable_path(path: str | Path) -> str:
+    """A path as a model folder or a results file records it: never absolute, so that a committed file names no
+    machine's folders and reads the same on every machine that keeps the same layout.
+
+    A relative path stays as given; an absolute one becomes relative to the current folder when it lies in it or
+    beside it (``../shared/data/meddocan/dev/brat`` from the repository), else only its last three parts are kept
+    (``meddocan/dev/brat``: which data, not where it was).
+    """
+    path = Path(path)
+    if not path.is_absolute():
+        return path.as_posix()
+    try:
+        relative = Path(os.path.relpath(path))
+    except ValueError:  # another drive (Windows)
+        relative = None
+    if relative is not None and relative.parts[:2] != ("..", ".."):
+        return relative.as_posix()
+    return Path(*path.parts[-3:]).as_posix()

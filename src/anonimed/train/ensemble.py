@@ -26,7 +26,7 @@ from anonimed.models.ensemble import KIND as ENSEMBLE_KIND
 from anonimed.models.ensemble import write_ensemble
 from anonimed.models.folder import read_manifest
 from anonimed.stress import stress
-from anonimed.train.data import official_sentence_counts, read_annotated
+from anonimed.train.data import official_sentence_counts, portable_path, read_annotated
 
 if TYPE_CHECKING:
     from anonimed.evaluate import EvaluationReport
@@ -94,14 +94,16 @@ def train_ensemble_model(
     settings = {"balanced": balanced, "recall": recall}
     about: dict[str, Any] = {
         "training": {
-            "dev": str(Path(dev_dir)),
+            "dev": portable_path(dev_dir),
             "documents": len(dev),
             "stress_sets": list(stress_sets),
             "votes_tried": len(tried),
             "weight_choices": list(weight_choices),
             "thresholds": list(thresholds),
             "soft_choices": list(soft_choices),
-            "members": {name: str(folder) if folder else "built-in" for name, folder in member_folders.items()},
+            "members": {
+                name: portable_path(folder) if folder else "built-in" for name, folder in member_folders.items()
+            },
             "anonimed_version": __version__,
         },
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -141,8 +143,10 @@ def refit_ensemble_model(
     manifest, votes = read_manifest(votes_from, tuned)
     about = {
         "training": {
-            "votes_from": str(Path(votes_from)),
-            "members": {name: str(folder) if folder else "built-in" for name, folder in member_folders.items()},
+            "votes_from": portable_path(votes_from),
+            "members": {
+                name: portable_path(folder) if folder else "built-in" for name, folder in member_folders.items()
+            },
             "anonimed_version": __version__,
         },
         "created": datetime.now(UTC).isoformat(timespec="seconds"),

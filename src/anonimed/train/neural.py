@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from anonimed import __version__
-from anonimed.train.data import official_sentence_counts, read_annotated
+from anonimed.train.data import official_sentence_counts, portable_path, read_annotated
 from anonimed.train.tagger import TrainOptions, training_documents
 
 if TYPE_CHECKING:
@@ -40,8 +40,8 @@ def train_neural_model(
         "training a neural tagger on %d documents (%d augmented copies)", len(documents), len(documents) - originals
     )
     provenance = {
-        "data": [str(Path(d)) for d in train_dirs],
-        "dev": str(Path(dev_dir)),
+        "data": [portable_path(d) for d in train_dirs],
+        "dev": portable_path(dev_dir),
         "documents": originals,
         "augmented_copies": len(documents) - originals,
         "augment": options.augment,

@@ -25,7 +25,7 @@ from anonimed.models import folder_detector, pattern_detector
 from anonimed.models.augment import Gazetteers, augmented_copies
 from anonimed.models.folder import Kind, ModelInfo, write_model_info
 from anonimed.text.tokenize import tokenize
-from anonimed.train.data import find_gazetteers, read_annotated
+from anonimed.train.data import find_gazetteers, portable_path, read_annotated
 
 log = logging.getLogger(__name__)
 
@@ -103,13 +103,13 @@ def train_model(
         train_window(documents, out_dir / info.model_file, extractor, options.window, hints)
     seconds = time.perf_counter() - started
     info.training = {
-        "data": [str(Path(d)) for d in train_dirs],
+        "data": [portable_path(d) for d in train_dirs],
         "documents": originals,
         "augmented_copies": len(documents) - originals,
         "augment": options.augment,
         "layouts": options.layouts,
         "seed": options.seed,
-        "embeddings": str(options.embeddings) if options.features.clusters else None,
+        "embeddings": portable_path(options.embeddings) if options.features.clusters and options.embeddings else None,
         "seconds": round(seconds, 1),
         "anonimed_version": __version__,
     }
@@ -132,7 +132,7 @@ def score_on(info: ModelInfo, model_dir: Path, dev_dir: str | Path) -> dict[str,
     report = score(gold, predictions).to_dict()
     tokens = sum(len(tokenize(document.text)) for document in gold)
     scores = {key: report[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged", "per_type")}
-    scores.update(data=str(Path(dev_dir)), documents=len(gold), tokens_per_second=round(tokens / seconds))
+    scores.update(data=portable_path(dev_dir), documents=len(gold), tokens_per_second=round(tokens / seconds))
     log.info(
         "dev: subtask 1 P/R/F1 %.4f/%.4f/%.4f, subtask 2 merged R %.4f, %d tokens/s",
         *(report["subtask1"][k] for k in ("precision", "recall", "f1")),
