@@ -256,18 +256,21 @@ class Fixed:
         return list(self.spans)
 
 
-def test_rules_added_to_a_model_fill_gaps_or_win_when_asked(tmp_path: Path) -> None:
+def test_rules_added_to_a_model_fill_gaps_extend_or_win_when_asked(tmp_path: Path) -> None:
     path = tmp_path / "rules.yaml"
     path.write_text(TITLE_RULE, encoding="utf-8")
-    document = Document("n", "Dra. Pons Ruiz y Dr. Vidal.")
-    model = Fixed([Span(5, 9, "NOMBRE_SUJETO_ASISTENCIA", 0.8, "model")])
+    document = Document("n", "Dra. Pons Ruiz y Dr. Vidal Soler.")
+    # The model found part of the first name, and more than the rule of the second.
+    model = Fixed([Span(5, 9, "NOMBRE_SUJETO_ASISTENCIA", 0.8, "model"), Span(17, 32, "NOMBRE_SUJETO_ASISTENCIA")])
     added = with_rules(model, path).detect(document)
     assert [(s.start, s.end, s.label) for s in added] == [
-        (5, 9, "NOMBRE_SUJETO_ASISTENCIA"),
-        (21, 26, "NOMBRE_PERSONAL_SANITARIO"),
+        (5, 14, "NOMBRE_PERSONAL_SANITARIO"),  # the rule's span holds the model's: it replaces it
+        (17, 32, "NOMBRE_SUJETO_ASISTENCIA"),  # the model's reaches beyond the rule's: it stays
     ]
+    only_model = Fixed([Span(0, 3, "NOMBRE_SUJETO_ASISTENCIA")])
+    assert [(s.start, s.end) for s in with_rules(only_model, path).detect(document)] == [(0, 3), (5, 14), (21, 32)]
     winning = with_rules(model, path, prefer="rules").detect(document)
-    assert [(s.start, s.end) for s in winning] == [(5, 14), (21, 26)]
+    assert [(s.start, s.end, s.source) for s in winning] == [(5, 14, "rules"), (21, 32, "rules")]
 
 
 def test_the_shipped_rules_pass_their_own_examples(capsys: pytest.CaptureFixture[str]) -> None:

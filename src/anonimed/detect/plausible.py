@@ -7,6 +7,9 @@ those examples, and each holds for the annotated notes (a test applies them to M
 
 - **no span crosses a line break**: a line ends a value (``67539363R`` + newline + ``Fecha``); the span keeps its
   first line;
+- **a long street has the shape of one**: a street span of more than four words holds a street type (``calle``,
+  ``c/``, ``carrer``, ``avda.``), ``s/n``, or is made of capitalised words (all 862 gold streets of MEDDOCAN train
+  do but two e-mail addresses filed as streets); a span of Catalan prose or a lab result is not a street;
 - **a key is layout**: a span that starts a line and is followed by a colon is the line's key, not its value;
 - **a sentence's first word is not a name or a place** when it runs on into a lower-case word (``Refereix dolor``,
   ``Truca la filla``) and no list of names or places knows it;
@@ -33,6 +36,7 @@ STREET = "CALLE"
 # Zipf frequency (wordfreq) from which a word is a common word of Spanish or Catalan.
 COMMON_WORD = 3.5
 _WORD = re.compile(r"[^\W\d_]+")
+_ACCENTS = str.maketrans("áàâäéèêëíìîïóòôöúùûüç", "aaaaeeeeiiiioooouuuuc")
 _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".split())
 
 
@@ -93,6 +97,20 @@ def _capitalises_names(text: str) -> bool:
     return len(inner) >= 2
 
 
+def _street_shaped(covered: str) -> bool:
+    """Whether a street span looks like one (see the module docstring); spans of four words or fewer always do."""
+    from anonimed.rules.gazetteers import street_types
+
+    words = _WORD.findall(covered)
+    if len(words) <= 4 or re.search(r"(?i)\bs/n\b", covered):
+        return True
+    if any(word.lower().translate(_ACCENTS) in street_types() for word in words):
+        return True
+    capitalised = [w for w in words if w[0].isupper()]
+    prose = [w for w in words if w.islower() and len(w) >= 4 and w not in _PARTICLES]
+    return len(capitalised) >= 2 and not prose
+
+
 def _first_line(text: str, span: Span) -> Span | None:
     covered = text[span.start : span.end]
     cut = min((covered.find(c) for c in "\n\r\u2028\u2029\x0b\x0c" if c in covered), default=-1)
@@ -116,6 +134,8 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
         if span is None or _is_key(text, span):
             continue
         covered = text[span.start : span.end]
+        if span.label == STREET and not _street_shaped(covered):
+            continue
         if span.label in PERSON_TYPES | PLACE_TYPES and (_opens_a_clause(text, span) or _heading(text, span)):
             continue
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.

@@ -16,9 +16,11 @@ Prefer = Literal["model", "rules"]
 class WithRules:
     """The spans of ``detector`` and of ``rules``, never overlapping.
 
-    ``prefer="model"`` (the default): the rules only add spans where the model found nothing, so they add recall and
-    never undo what the model found.  ``prefer="rules"``: where a rule's span overlaps the model's, the rule's wins (a
-    site's rule that fixes a boundary or a type the model gets wrong).
+    ``prefer="model"`` (the default): the rules add spans where the model found nothing, and a rule's span that holds
+    every model span it overlaps, twice as long as they are together, replaces them (the model found a piece of a
+    hospital's name, ``H``, the rule all of it); otherwise the model's spans stay.  The rules add recall and never shrink what
+    the model covers.  ``prefer="rules"``: where a rule's span overlaps the model's, the rule's wins (a site's rule
+    that fixes a boundary or a type the model gets wrong).
     """
 
     def __init__(self, detector: Detector, rules: RuleSet, prefer: Prefer = "model") -> None:
@@ -31,8 +33,17 @@ class WithRules:
 
     def detect(self, document: Document) -> list[Span]:
         model, ruled = self.detector.detect(document), self.rules.detect(document)
-        first, second = (model, ruled) if self.prefer == "model" else (ruled, model)
-        return sorted([*first, *_outside(second, first)])
+        if self.prefer == "rules":
+            return sorted([*ruled, *_outside(model, ruled)])
+        kept_model = list(model)
+        added = []
+        for span in ruled:
+            overlapping = [m for m in kept_model if m.overlaps(span)]
+            covered = sum(len(m) for m in overlapping)
+            if all(span.contains(m) for m in overlapping) and covered * 2 < len(span):
+                kept_model = [m for m in kept_model if m not in overlapping]
+                added.append(span)
+        return sorted([*kept_model, *added])
 
 
 def _outside(candidates: Sequence[Span], taken: Sequence[Span]) -> list[Span]:
