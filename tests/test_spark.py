@@ -107,12 +107,13 @@ class _Failing:
 def test_rows_fail_closed_without_quoting_the_note(monkeypatch, local_deidentifier) -> None:
     options = deidentify_options(key=KEY)
     monkeypatch.setattr("anonimed.spark._cached", lambda options, build: _Failing(local_deidentifier))
-    texts = ["Paciente: Ernesto Rivera. FALLO", NOTES["n1"], None, float("nan")]
-    rows = list(deidentify_rows(options, texts, ["a", "n1", "c", "d"]))
+    pd = pytest.importorskip("pandas")
+    texts = ["Paciente: Ernesto Rivera. FALLO", NOTES["n1"], None, float("nan"), pd.NA]
+    rows = list(deidentify_rows(options, texts, ["a", 1.0, "c", "d", "e"]))
     assert rows[0][0] is None and rows[0][2] is None
     assert rows[0][1].startswith("KeyError in ") and "Ernesto" not in rows[0][1]
-    assert rows[1][0] == local_deidentifier.deidentify(Document("n1", NOTES["n1"])).text
-    assert rows[2] == (None, NULL_TEXT, None) and rows[3] == (None, NULL_TEXT, None)
+    assert rows[1][0] == local_deidentifier.deidentify(Document("1", NOTES["n1"])).text  # pandas' 1.0 is note "1"
+    assert rows[2] == rows[3] == rows[4] == (None, NULL_TEXT, None)
 
 
 def test_failure_names_type_and_place_only() -> None:

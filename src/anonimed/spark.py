@@ -171,7 +171,12 @@ def failure(error: BaseException) -> str:
 
 
 def _identifier(value: Any) -> str:
-    return DEFAULT_DOCUMENT_ID if value is None or _is_missing(value) else str(value)
+    """A note's id as the Python API takes it: a string (an integer id that pandas made a float, 2.0, is "2")."""
+    if _is_missing(value):
+        return DEFAULT_DOCUMENT_ID
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
 
 
 def _is_missing(value: Any) -> bool:
@@ -180,8 +185,8 @@ def _is_missing(value: Any) -> bool:
         return True
     try:
         return bool(value != value)  # NaN is the one value not equal to itself
-    except (TypeError, ValueError):
-        return False
+    except (TypeError, ValueError):  # pandas.NA has no truth value
+        return type(value).__name__ == "NAType"
 
 
 def _replacements(result: Any) -> list[dict[str, Any]]:
