@@ -64,12 +64,14 @@ def _default_detector(vote: str | None) -> Detector:
     return ComposedText(load_model_dir(DEFAULT_MODEL_DIR, vote))
 
 
-def load_model_dir(directory: str | Path, vote: str | None = None) -> Detector:
+def load_model_dir(directory: str | Path, vote: str | None = None, plain: bool = False) -> Detector:
     """The detector of a model folder of any kind: its model's spans, none of them implausible
     (:mod:`anonimed.detect.plausible`), and the spans of the rules its ``model.json`` names (``"rules"``: the rule
     files or folders, relative to the model folder, or ``"default"`` for the shipped set), where the model found
-    nothing."""
+    nothing.  ``plain``: the model's spans alone, without those checks and rules (to measure what they add)."""
     directory = Path(directory)
+    if plain:
+        return _load_kind(directory, vote)
     detector: Detector = PlausibleSpans(_load_kind(directory, vote))
     rules = folder_rules(directory)
     if rules:
