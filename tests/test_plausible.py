@@ -81,3 +81,11 @@ def test_a_model_folder_names_its_rules(tmp_path: Path) -> None:
         folder_rules(tmp_path)
     (tmp_path / "model.json").write_text(json.dumps({"kind": "crf"}))
     assert folder_rules(tmp_path) == []
+
+
+def test_a_name_ends_before_a_word_that_no_name_holds() -> None:
+    text = "SE COMUNICA AL DR. GALINDO POR TELÉFONO (967 59 71 00)."
+    start = text.index("GALINDO")
+    assert kept(text, (start, text.index(" (967"), "NOMBRE_PERSONAL_SANITARIO")) == ["GALINDO"]
+    name = "María El Kadaoui Calvo"
+    assert kept(name, (0, len(name), "NOMBRE_SUJETO_ASISTENCIA")) == [name]

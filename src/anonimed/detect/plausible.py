@@ -10,6 +10,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
 - **a long street has the shape of one**: a street span of more than four words holds a street type (``calle``,
   ``c/``, ``carrer``, ``avda.``), ``s/n``, or is made of capitalised words (all 862 gold streets of MEDDOCAN train
   do but two e-mail addresses filed as streets); a span of Catalan prose or a lab result is not a street;
+- **a person's name holds no function word**: it ends before ``por``, ``para``, ``con``, ``que``… (``SE COMUNICA
+  AL DR. GALINDO POR TELÉFONO``: the name is ``GALINDO``);
 - **a key is layout**: a span that starts a line and is followed by a colon is the line's key, not its value;
 - **a sentence's first word is not a name or a place** when it runs on into a lower-case word (``Refereix dolor``,
   ``Truca la filla``) and no list of names or places knows it;
@@ -37,6 +39,10 @@ STREET = "CALLE"
 COMMON_WORD = 3.5
 _WORD = re.compile(r"[^\W\d_]+")
 _ACCENTS = str.maketrans("áàâäéèêëíìîïóòôöúùûüç", "aaaaeeeeiiiioooouuuuc")
+# Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
+_NOT_IN_NAMES = frozenset(
+    "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
+)
 _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".split())
 
 
@@ -111,6 +117,15 @@ def _street_shaped(covered: str) -> bool:
     return len(capitalised) >= 2 and not prose
 
 
+def _name_part(text: str, span: Span) -> Span | None:
+    """A person's name ends before a word that no name holds (``DR. GALINDO POR TELÉFONO`` → ``GALINDO``)."""
+    for match in _WORD.finditer(text, span.start, span.end):
+        if match.start() > span.start and match.group().lower() in _NOT_IN_NAMES:
+            end = span.start + len(text[span.start : match.start()].rstrip(" \t,;:-("))
+            return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+    return span
+
+
 def _first_line(text: str, span: Span) -> Span | None:
     covered = text[span.start : span.end]
     cut = min((covered.find(c) for c in "\n\r\u2028\u2029\x0b\x0c" if c in covered), default=-1)
@@ -131,6 +146,8 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
     kept = []
     for original in spans:
         span = _first_line(text, original)
+        if span is not None and span.label in PERSON_TYPES:
+            span = _name_part(text, span)
         if span is None or _is_key(text, span):
             continue
         covered = text[span.start : span.end]
