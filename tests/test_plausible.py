@@ -89,3 +89,20 @@ def test_a_name_ends_before_a_word_that_no_name_holds() -> None:
     assert kept(text, (start, text.index(" (967"), "NOMBRE_PERSONAL_SANITARIO")) == ["GALINDO"]
     name = "María El Kadaoui Calvo"
     assert kept(name, (0, len(name), "NOMBRE_SUJETO_ASISTENCIA")) == [name]
+
+
+def test_prose_in_a_lower_case_note_is_no_place_but_a_lower_case_town_is() -> None:
+    text = "pac. de 34a.\nse recomienda q acuda a su cs.\nvive en alcala de henares."
+    prose = text.index("se recomienda q")
+    town = text.index("alcala de henares")
+    found = kept(text, (prose, prose + len("se recomienda q"), "TERRITORIO"), (town, town + 17, "TERRITORIO"))
+    assert found == ["alcala de henares"]
+
+
+def test_a_street_needs_a_street_type_or_a_capitalised_word() -> None:
+    text = "ef:sequedad mucosas,ta 100/60,fc 98.\nVive en Irunlarrea, 3 y en c/ rey 14 bajo."
+    lab = text.index("ta 100/60")
+    street = text.index("Irunlarrea, 3")
+    lower = text.index("c/ rey 14 bajo")
+    found = kept(text, (lab, lab + 9, "CALLE"), (street, street + 13, "CALLE"), (lower, lower + 14, "CALLE"))
+    assert found == ["Irunlarrea, 3", "c/ rey 14 bajo"]

@@ -7,9 +7,10 @@ those examples, and each holds for the annotated notes (a test applies them to M
 
 - **no span crosses a line break**: a line ends a value (``67539363R`` + newline + ``Fecha``); the span keeps its
   first line;
-- **a long street has the shape of one**: a street span of more than four words holds a street type (``calle``,
-  ``c/``, ``carrer``, ``avda.``), ``s/n``, or is made of capitalised words (all 862 gold streets of MEDDOCAN train
-  do but two e-mail addresses filed as streets); a span of Catalan prose or a lab result is not a street;
+- **a street has the shape of one**: a street span holds a street type (``calle``, ``c/``, ``carrer``, ``avda.``) or
+  ``s/n``, or a capitalised word (``Irunlarrea, 3``), or, when longer than four words, is made of capitalised words
+  (859 of the 862 gold streets of MEDDOCAN train: the others are e-mail addresses filed as streets); Catalan prose,
+  ``ta 150/85,sat 88`` or a lab result is not a street;
 - **a person's name holds no function word**: it ends before ``por``, ``para``, ``con``, ``que``… (``SE COMUNICA
   AL DR. GALINDO POR TELÉFONO``: the name is ``GALINDO``);
 - **a key is layout**: a span that starts a line and is followed by a colon is the line's key, not its value;
@@ -17,8 +18,9 @@ those examples, and each holds for the annotated notes (a test applies them to M
   ``Truca la filla``) and no list of names or places knows it;
 - **a heading is not a name or a place**: a line in capitals that a span fills, with no word that a list of names or
   places knows (``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``);
-- **prose in lower case is not a name or a place** in a note that capitalises its names elsewhere (``firmo el
-  presente``, ``a efectos de su empresa``): a lower-case word of four letters or more that no list knows.
+- **prose in lower case is not a name or a place**: in a note that capitalises its names elsewhere, a lower-case
+  word of four letters or more that no list knows (``firmo el presente``, ``a efectos de su empresa``); in a note
+  written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``).
 
 Centres (``Hospital del Mar``) and relatives (``su esposa``) are made of common words by nature and are left alone.
 """
@@ -85,6 +87,16 @@ def _lower_case_prose(covered: str) -> bool:
     return any(w.islower() and len(w) >= 4 and not _known(w) for w in _own_words(covered))
 
 
+def _common_prose(covered: str) -> bool:
+    """Lower-case words of which none names anyone or anywhere that a list knows and one at least is a common word
+    (``se recomienda q``, ``cardiologia de guardia``): prose, in a note written all in lower case."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    words = _own_words(covered)
+    common = CommonWords()
+    return covered.islower() and not any(_known(w) for w in words) and any(w in common for w in words)
+
+
 def _heading(text: str, span: Span) -> bool:
     """A line in capitals that the span fills (its colon aside) and none of whose words names anyone or anywhere
     that a list knows: ``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``."""
@@ -104,15 +116,15 @@ def _capitalises_names(text: str) -> bool:
 
 
 def _street_shaped(covered: str) -> bool:
-    """Whether a street span looks like one (see the module docstring); spans of four words or fewer always do."""
+    """Whether a street span looks like one (see the module docstring)."""
     from anonimed.rules.gazetteers import street_types
 
     words = _WORD.findall(covered)
-    if len(words) <= 4 or re.search(r"(?i)\bs/n\b", covered):
-        return True
-    if any(word.lower().translate(_ACCENTS) in street_types() for word in words):
+    if re.search(r"(?i)\bs/n\b", covered) or any(w.lower().translate(_ACCENTS) in street_types() for w in words):
         return True
     capitalised = [w for w in words if w[0].isupper()]
+    if len(words) <= 4:
+        return bool(capitalised)
     prose = [w for w in words if w.islower() and len(w) >= 4 and w not in _PARTICLES]
     return len(capitalised) >= 2 and not prose
 
@@ -159,8 +171,7 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
         if (
             span.label != STREET
             and span.label in PERSON_TYPES | PLACE_TYPES
-            and capitalised
-            and _lower_case_prose(covered)
+            and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
         ):
             continue
         kept.append(span)
