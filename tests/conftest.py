@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+# Tests put fakes in place of the model in this process, which the processes of --jobs would not see: one process
+# unless a test asks for more with --jobs.
+os.environ.setdefault("ANONIMED_JOBS", "1")
+
 SHARED = Path(os.environ.get("ANONIMED_SHARED", Path(__file__).resolve().parents[1].parent / "shared"))
 MEDDOCAN = SHARED / "data" / "meddocan"
 

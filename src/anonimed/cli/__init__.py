@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from anonimed import __version__
 from anonimed.cli import convert, corpus, deidentify, embed, evaluate, predict, review, rules, serve, train
-from anonimed.cli.options import add_encoding_options, add_model_options, add_rules_options, with_rules_options
+from anonimed.cli.options import add_encoding_options, add_model_options, add_rules_options
 
 # The shared options, importable from here as before (the subcommands import them from anonimed.cli.options).
 __all__ = [
@@ -19,7 +19,6 @@ __all__ = [
     "add_rules_options",
     "build_parser",
     "main",
-    "with_rules_options",
 ]
 
 

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from tqdm import tqdm
 
-from anonimed.cli.options import add_encoding_options, add_model_options, add_rules_options, with_rules_options
-from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files, load_model
+from anonimed.cli.options import (
+    add_encoding_options,
+    add_model_options,
+    add_rules_options,
+    add_run_options,
+    detector_spec,
+    jobs_for,
+)
+from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files
+from anonimed.detect.base import Detector
+from anonimed.parallel import ParallelDetector
 from anonimed.transform import build_config, load_settings, read_key
 
 
@@ -25,6 +35,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("output", metavar="OUTPUT")
     add_model_options(parser)
     add_rules_options(parser)
+    add_run_options(parser)
     parser.add_argument(
         "--operator",
         action="append",
@@ -74,32 +85,45 @@ def run(arguments: argparse.Namespace) -> int:
     config = build_config(arguments.operator, settings, key)
     if arguments.engine == "spark" or arguments.master:
         return _run_spark(arguments, settings, key)
-    model = arguments.model
     if arguments.gold_spans and arguments.rules:
         raise ValueError("--rules adds to a model's spans; with --gold-spans no model runs")
-    if not arguments.gold_spans:
-        # Loaded now: a missing model (or a bad rule file) is one clear error, not one per note.
-        model = with_rules_options(load_model(model, arguments.vote), arguments)
+    spec = detector_spec(arguments, for_deidentify=True)
+    jobs = 1 if arguments.gold_spans else jobs_for(arguments, _count_notes(arguments.input))
+    model: Detector | str | None = arguments.model
+    if not arguments.gold_spans and jobs == 1:
+        model = spec.load()  # now: a missing model or a bad rule file is one clear error, not one per note
     deidentifier = Deidentifier(model=model, operators=config, key=key, seed=arguments.seed)
-    summary = deidentify_files(
-        deidentifier,
-        arguments.input,
-        arguments.output,
-        output_format=arguments.format,
-        gold_spans=arguments.gold_spans,
-        audit_path=arguments.audit,
-        audit_originals=arguments.audit_originals,
-        encoding=arguments.encoding,
-        errors=arguments.errors,
-        progress=lambda items: tqdm(
-            items, desc="deidentify", unit="doc", file=sys.stderr, disable=len(items) < 2 or None
+    quiet = arguments.quiet
+    options = {
+        "output_format": arguments.format,
+        "gold_spans": arguments.gold_spans,
+        "audit_path": arguments.audit,
+        "audit_originals": arguments.audit_originals,
+        "encoding": arguments.encoding,
+        "errors": arguments.errors,
+        "progress": lambda items: tqdm(
+            items, desc="deidentify", unit="note", file=sys.stderr, disable=True if quiet else (len(items) < 2 or None)
         ),
-    )
+    }
+    if jobs > 1:
+        with ParallelDetector(spec, jobs) as parallel:
+            summary = deidentify_files(deidentifier, arguments.input, arguments.output, parallel=parallel, **options)
+    else:
+        summary = deidentify_files(deidentifier, arguments.input, arguments.output, **options)
     for name, problem in summary.failures.items():
         # Read errors already name their file; others get it in front.
         print(f"failed: {problem}" if problem.startswith(name) else f"failed: {name}: {problem}", file=sys.stderr)
-    print("\n".join(summary.lines()), file=sys.stderr)
+    if not quiet:
+        lines = summary.lines()
+        lines[0] += f" with {jobs} processes" if jobs > 1 else ""
+        print("\n".join(lines), file=sys.stderr)
     return 1 if summary.failures else 0
+
+
+def _count_notes(input_path: str) -> int:
+    """How many notes INPUT holds (to choose the processes): the .txt files of a folder, else one."""
+    path = Path(input_path)
+    return sum(1 for p in path.rglob("*.txt") if p.is_file()) if input_path != "-" and path.is_dir() else 1
 
 
 def _run_spark(arguments: argparse.Namespace, settings: dict, key: bytes | None) -> int:

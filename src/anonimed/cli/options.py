@@ -7,8 +7,11 @@ every subcommand (an import cycle).
 from __future__ import annotations
 
 import argparse
+import os
+from typing import TYPE_CHECKING
 
-from anonimed.detect.base import Detector
+if TYPE_CHECKING:
+    from anonimed.parallel import DetectorSpec
 
 
 def add_encoding_options(parser: argparse.ArgumentParser) -> None:
@@ -50,12 +53,53 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def with_rules_options(detector: Detector, arguments: argparse.Namespace) -> Detector:
-    """The detector with the rules of ``--rules`` added, if any."""
-    if not getattr(arguments, "rules", None):
-        if getattr(arguments, "rules_win", False):
-            raise ValueError("--rules-win needs --rules")
-        return detector
-    from anonimed.rules import with_rules
+# The default number of processes, where --jobs is not given (the cores available when it is not set either).
+JOBS_VARIABLE = "ANONIMED_JOBS"
 
-    return with_rules(detector, arguments.rules, prefer="rules" if arguments.rules_win else "model")
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """``--jobs`` and ``--quiet``: how a batch runs and what it says."""
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes that detect in parallel, each loading the model once (default: $ANONIMED_JOBS or the cores "
+        "available, fewer for a handful of notes); the output is the same as with one",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no summary (failures still shown)")
+
+
+def jobs_for(arguments: argparse.Namespace, notes: int) -> int:
+    """The processes to detect ``notes`` notes with: ``--jobs`` if given, else ``$ANONIMED_JOBS`` or the cores, one
+    per 8 notes at most (a process costs a model load)."""
+    from anonimed.parallel import available_cores
+
+    if arguments.jobs is not None:
+        if arguments.jobs < 1:
+            raise ValueError(f"--jobs must be 1 or more, got {arguments.jobs}")
+        return max(1, min(arguments.jobs, notes))
+    default = os.environ.get(JOBS_VARIABLE, "")
+    if default and not (default.isdigit() and int(default) >= 1):
+        raise ValueError(f"{JOBS_VARIABLE}={default!r}: give a number of processes, 1 or more")
+    return max(1, min(int(default) if default else available_cores(), notes // 8))
+
+
+def detector_spec(arguments: argparse.Namespace, for_deidentify: bool = False) -> DetectorSpec:
+    """How to load the detector that ``--model``, ``--vote`` and ``--rules`` describe (in any process);
+    ``for_deidentify``: the shipped model then votes as ``deidentify`` does (``recall``) unless ``--vote`` says."""
+    from anonimed.parallel import DetectorSpec
+
+    if getattr(arguments, "rules_win", False) and not getattr(arguments, "rules", None):
+        raise ValueError("--rules-win needs --rules")
+    vote = arguments.vote
+    if for_deidentify and vote is None and arguments.model in (None, "default"):
+        from anonimed.deidentify.api import SHIPPED_MODEL_VOTE
+
+        vote = SHIPPED_MODEL_VOTE
+    return DetectorSpec(
+        arguments.model,
+        vote,
+        tuple(getattr(arguments, "rules", None) or ()),
+        bool(getattr(arguments, "rules_win", False)),
+    )

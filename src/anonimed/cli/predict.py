@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
+from pathlib import Path
 
 from tqdm import tqdm
 
-from anonimed.cli.options import add_encoding_options, add_model_options, add_rules_options, with_rules_options
+from anonimed.cli.options import (
+    add_encoding_options,
+    add_model_options,
+    add_rules_options,
+    add_run_options,
+    detector_spec,
+    jobs_for,
+)
 from anonimed.predict import predict_dir
 
 
@@ -21,23 +30,30 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("out_dir", metavar="OUT_DIR")
     add_model_options(parser)
     add_rules_options(parser)
+    add_run_options(parser)
     add_encoding_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
-    from anonimed.models import load_detector  # deferred: loading models is the slow part of start-up
+    from anonimed.parallel import ParallelDetector
 
-    detector = with_rules_options(load_detector(arguments.model, arguments.vote), arguments)
-    summary = predict_dir(
-        detector,
-        arguments.in_dir,
-        arguments.out_dir,
-        progress=lambda paths: tqdm(paths, desc="predict", unit="doc", file=sys.stderr, disable=None),
-        encoding=arguments.encoding,
-        errors=arguments.errors,
-    )
+    notes = sum(1 for path in Path(arguments.in_dir).glob("*.txt") if path.is_file())
+    spec = detector_spec(arguments)
+    jobs = jobs_for(arguments, notes)
+    quiet = arguments.quiet
+
+    def progress(paths: list[Path]) -> Iterable[Path]:
+        return tqdm(paths, desc="predict", unit="note", file=sys.stderr, disable=True if quiet else None)
+
+    options = {"progress": progress, "encoding": arguments.encoding, "errors": arguments.errors}
+    if jobs > 1:
+        with ParallelDetector(spec, jobs) as parallel:
+            summary = predict_dir(parallel, arguments.in_dir, arguments.out_dir, **options)
+    else:
+        summary = predict_dir(spec.load(), arguments.in_dir, arguments.out_dir, **options)
     for path, problem in summary.failures.items():
         print(f"failed: {path}: {problem}", file=sys.stderr)
-    print(summary.line())
+    if not quiet:
+        print(summary.line() + (f" with {jobs} processes" if jobs > 1 else ""), file=sys.stderr)
     return 1 if summary.failures else 0

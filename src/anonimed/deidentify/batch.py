@@ -24,6 +24,7 @@ from anonimed.formats.brat import read_brat
 from anonimed.formats.errors import FormatError, describe_failure
 from anonimed.formats.jsonl import format_jsonl_line
 from anonimed.formats.textio import atomic_writer, decode_text, read_text, write_files_atomic, write_text_atomic
+from anonimed.parallel import ParallelDetector, ReadAhead
 
 OUTPUT_FORMATS = ("text", "brat", "xml", "jsonl")
 STDIO = "-"
@@ -39,7 +40,8 @@ class BatchSummary:
     def lines(self) -> list[str]:
         failed = f", {len(self.failures)} failed" if self.failures else ""
         spans = sum(self.spans.values())
-        head = f"{self.documents} documents de-identified, {spans} PHI spans in {self.seconds:.1f} s{failed}"
+        rate = f" ({self.documents / self.seconds:.1f} notes/s)" if self.seconds and self.documents > 1 else ""
+        head = f"{self.documents} documents de-identified, {spans} PHI spans in {self.seconds:.1f} s{rate}{failed}"
         return [head] + [f"  {label}: {count}" for label, count in self.spans.most_common()]
 
 
@@ -62,6 +64,7 @@ def deidentify_files(
     progress: Callable[[list[Any]], Iterable[Any]] = lambda items: items,
     encoding: str = "utf-8",
     errors: str = "strict",
+    parallel: ParallelDetector | None = None,
 ) -> BatchSummary:
     """De-identify a file, a folder of ``*.txt`` (recursively) or standard input (``-``) into ``output_path``.
 
@@ -73,6 +76,9 @@ def deidentify_files(
     Fail-closed: nothing is ever written for a note that failed, a note's files (``brat``: text and annotations) are
     written both or neither, and when a write into the one ``jsonl`` file (or the audit) fails, that file is not
     written at all and every note meant for it counts as failed.
+
+    ``parallel`` (``--jobs``): the notes are read and detected in batches over its processes (the deidentifier's own
+    detector is then not used); replacing and writing stay here, in order, so the output is that of one process.
     """
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"unknown output format {output_format!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
@@ -91,11 +97,18 @@ def deidentify_files(
         with ExitStack() as stack:
             collection = _collection(stack, output, output_format, len(sources))
             audit = stack.enter_context(atomic_writer(audit_path)) if audit_path is not None else None
+            ahead = None
+            if parallel is not None and not gold_spans:
+                ahead = ReadAhead(parallel, sources, lambda source: _read(source, gold_spans, encoding, errors))
             for source in progress(sources):
                 name = _name(source)
                 try:
-                    document = _read(source, gold_spans, encoding, errors)
-                    result = deidentifier.transform(document) if gold_spans else deidentifier.deidentify(document)
+                    if ahead is not None:
+                        document, found = ahead.take(source)
+                        result = deidentifier.transform(document.with_spans(found))
+                    else:
+                        document = _read(source, gold_spans, encoding, errors)
+                        result = deidentifier.transform(document) if gold_spans else deidentifier.deidentify(document)
                 except Exception as error:
                     summary.failures[name] = describe_failure(error)
                     continue

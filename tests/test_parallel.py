@@ -1,0 +1,81 @@
+"""--jobs: detection spread over processes gives the output of one process; failures stay per note."""
+
+from __future__ import annotations
+
+import filecmp
+from pathlib import Path
+
+import pytest
+
+from anonimed.cli import main
+from anonimed.document import Document
+from anonimed.parallel import DetectorSpec, ParallelDetector, available_cores
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def notes_folder(tmp_path: Path) -> Path:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for path in sorted(EXAMPLES.glob("*.txt")):
+        (notes / path.name).write_bytes(path.read_bytes())
+    (notes / "broken.txt").write_bytes(b"Paciente: \xff\xfe Ana\n")  # not UTF-8: fails alone
+    return notes
+
+
+def same_tree(left: Path, right: Path) -> bool:
+    names = sorted(p.relative_to(left) for p in left.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(right) for p in right.rglob("*") if p.is_file())
+    return all(filecmp.cmp(left / name, right / name, shallow=False) for name in names)
+
+
+def test_predict_with_two_processes_writes_what_one_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    notes = notes_folder(tmp_path)
+    assert main(["predict", str(notes), str(tmp_path / "one"), "--jobs", "1"]) == 1  # the broken note fails
+    assert main(["predict", str(notes), str(tmp_path / "two"), "--jobs", "2"]) == 1
+    assert same_tree(tmp_path / "one", tmp_path / "two")
+    assert not (tmp_path / "two" / "broken.ann").exists()
+    err = capsys.readouterr().err
+    assert "with 2 processes" in err
+    assert [line for line in err.splitlines() if line.startswith("failed:")] == [
+        line for line in err.splitlines() if "broken.txt" in line and line.startswith("failed:")
+    ]
+    assert err.count("failed:") == 2
+
+
+def test_deidentify_with_two_processes_writes_what_one_writes(tmp_path: Path) -> None:
+    notes = notes_folder(tmp_path)
+    key = tmp_path / "key"
+    key.write_bytes(b"0123456789abcdef0123456789abcdef")
+    for jobs in ("1", "2"):
+        code = main(["deidentify", str(notes), str(tmp_path / jobs), "--key", str(key), "--jobs", jobs, "--quiet"])
+        assert code == 1
+    assert same_tree(tmp_path / "1", tmp_path / "2")
+
+
+def test_quiet_says_nothing_but_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    notes = notes_folder(tmp_path)
+    main(["predict", str(notes), str(tmp_path / "out"), "--jobs", "1", "--quiet"])
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().splitlines() == [line for line in captured.err.strip().splitlines() if "failed" in line]
+    main(["predict", str(notes), str(tmp_path / "out2"), "--jobs", "1"])
+    assert "notes/s" in capsys.readouterr().err
+
+
+def test_a_model_that_does_not_exist_fails_before_any_process_starts(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not a model"), ParallelDetector(DetectorSpec(str(tmp_path)), 2):
+        pass
+    with pytest.raises(ValueError, match="--jobs must be 1 or more"):
+        ParallelDetector(DetectorSpec(), 0)
+
+
+def test_a_worker_that_cannot_load_its_model_fails_each_note_instead_of_hanging(tmp_path: Path) -> None:
+    (tmp_path / "model.json").write_text('{"kind": "nonsense"}', encoding="utf-8")
+    with ParallelDetector(DetectorSpec(str(tmp_path)), 1) as parallel:
+        [answer] = list(parallel.detect_all([Document("a", "Paciente: Ana.")]))
+    assert "could not be loaded" in str(answer)
+
+
+def test_jobs_default_to_the_cores() -> None:
+    assert available_cores() >= 1
