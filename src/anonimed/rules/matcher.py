@@ -184,7 +184,7 @@ class _Search:
     def matches(self) -> Iterator[RuleMatch]:
         position = 0
         # Most tokens start no match: only the positions where a match can begin are tried.
-        for start in self.index.candidates(starters(self.rule.pattern)):
+        for start in self.index.candidates(starters_of(self.rule)):
             if start < position:
                 continue
             position = start
@@ -241,6 +241,17 @@ class _Search:
         start = _group_edge(first_element, self.tokens[first_index], "start")
         end = _group_edge(last_element, self.tokens[last_index], "end")
         return (start, end) if start < end else None
+
+
+_STARTERS: dict[int, tuple[Rule, list[TokenCondition]]] = {}
+
+
+def starters_of(rule: Rule) -> list[TokenCondition]:
+    """:func:`starters` of a rule's pattern, computed once a rule."""
+    cached = _STARTERS.get(id(rule))
+    if cached is None or cached[0] is not rule:
+        cached = _STARTERS[id(rule)] = (rule, starters(rule.pattern))
+    return cached[1]
 
 
 def starters(pattern: Sequence[Element]) -> list[TokenCondition]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # A letter run keeps the combining marks that follow its letters (U+0300–U+036F: accents, tilde, diaeresis, cedilla),
 # so that a name typed with decomposed accents ("Jose" + U+0301) stays one token, as its composed spelling is.
@@ -42,7 +43,19 @@ def _split_camel(start: int, run: str) -> list[Token]:
 
 
 def tokenize(text: str) -> list[Token]:
-    """Split ``text`` into tokens; ``text[t.start:t.end] == t.text`` for every token."""
+    """Split ``text`` into tokens; ``text[t.start:t.end] == t.text`` for every token.
+
+    The detectors of a model each tokenize the same note: the last notes' tokens are kept (a new list each call, so
+    a caller may change its own)."""
+    return list(_tokenize_cached(text))
+
+
+@lru_cache(maxsize=8)
+def _tokenize_cached(text: str) -> tuple[Token, ...]:
+    return tuple(_tokenize(text))
+
+
+def _tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
     for match in _PIECE.finditer(text):
         piece = match.group()
