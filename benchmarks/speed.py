@@ -86,7 +86,7 @@ def measure(model: str, command: str, processes: int, notes: list[Path], tokens:
     from anonimed.train.data import portable_path
 
     return {
-        "model": model if model == "default" else portable_path(model),  # no machine's folders in the results
+        "model": model if model in ("default", "fast") else portable_path(model),  # no machine's folders in the results
         "command": command,
         "processes": processes,
         "documents": documents,
@@ -133,7 +133,7 @@ def main() -> int:
     from anonimed.formats.textio import read_text
     from anonimed.text.tokenize import tokenize
 
-    models = default_models() + [str(Path(m).resolve()) for m in arguments.model if m != "default"]
+    models = default_models() + [m if m == "fast" else str(Path(m).resolve()) for m in arguments.model if m != "default"]
     if not models:
         parser.error("the default model is not installed: give a model folder with --model")
     notes = sorted(arguments.notes.glob("*.txt"))

@@ -8,6 +8,7 @@ its rule says ``cross_lines: true`` (a header key's value ends with its line).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -140,6 +141,7 @@ class TokenIndex:
             self.by_form.setdefault(token.folded, []).append(position)
         self._in_gazetteer: dict[str, list[str]] = {}
         self._holds: dict[TokenCondition, list[int]] = {}
+        self._by_shape: dict[str, list[int]] = {}
 
     def _forms_in(self, name: str) -> list[str]:
         if name not in self._in_gazetteer:
@@ -153,7 +155,18 @@ class TokenIndex:
             return (p for word in {fold(w) for w in words} for p in self.by_form.get(word, ()))
         if condition.gazetteers:
             return (p for name in condition.gazetteers for form in self._forms_in(name) for p in self.by_form[form])
+        # Cheap first cuts (a regular expression run by the re module, a shape looked up), the full test after.
+        if condition.regex is not None:
+            pattern = condition.regex
+            return [p for p, token in enumerate(self.tokens) if pattern.fullmatch(token.text)]
+        if condition.shape is not None:
+            return sorted({p for shape in condition.shape for p in self._shaped(shape)})
         return range(len(self.tokens))
+
+    def _shaped(self, shape: str) -> list[int]:
+        if shape not in self._by_shape:
+            self._by_shape[shape] = [p for p, token in enumerate(self.tokens) if has_shape(token, shape)]
+        return self._by_shape[shape]
 
     def candidates(self, conditions: Sequence[TokenCondition]) -> list[int]:
         """The positions, in order, whose token meets one of ``conditions``."""
@@ -183,8 +196,15 @@ class _Search:
 
     def matches(self) -> Iterator[RuleMatch]:
         position = 0
-        # Most tokens start no match: only the positions where a match can begin are tried.
-        for start in self.index.candidates(starters_of(self.rule)):
+        # Most tokens start no match: only the positions where a match can begin are tried, and of those only the
+        # ones with the rule's anchor (a token it cannot do without, such as the '@' of an e-mail) in reach.
+        starts = self.index.candidates(starters_of(self.rule))
+        anchor = anchor_of(self.rule)
+        if anchor is not None:
+            condition, nearest, farthest = anchor
+            anchors = self.index.candidates([condition])
+            starts = [s for s in starts if _any_between(anchors, s + nearest, s + farthest)]
+        for start in starts:
             if start < position:
                 continue
             position = start
@@ -241,6 +261,49 @@ class _Search:
         start = _group_edge(first_element, self.tokens[first_index], "start")
         end = _group_edge(last_element, self.tokens[last_index], "end")
         return (start, end) if start < end else None
+
+
+def _any_between(sorted_positions: list[int], low: int, high: int) -> bool:
+    index = bisect.bisect_left(sorted_positions, low)
+    return index < len(sorted_positions) and sorted_positions[index] <= high
+
+
+def _length_bounds(element: Element) -> tuple[int, int]:
+    """How many tokens an element can take, at least and at most."""
+    if element.condition is not None:
+        return element.low, element.high
+    bounds = [_sequence_bounds(alternative) for alternative in element.alternatives]
+    return element.low * min(b[0] for b in bounds), element.high * max(b[1] for b in bounds)
+
+
+def _sequence_bounds(sequence: Sequence[Element]) -> tuple[int, int]:
+    bounds = [_length_bounds(element) for element in sequence]
+    return sum(b[0] for b in bounds), sum(b[1] for b in bounds)
+
+
+def _selective(condition: TokenCondition) -> bool:
+    return bool(condition.text or condition.lower or condition.fold or condition.gazetteers)
+
+
+_ANCHORS: dict[int, tuple[Rule, tuple[TokenCondition, int, int] | None]] = {}
+
+
+def anchor_of(rule: Rule) -> tuple[TokenCondition, int, int] | None:
+    """A token every match needs after its first, found by a list lookup, and how many tokens after the start it
+    can stand: the first mandatory element with a ``text``/``lower``/``fold``/``in`` condition (None without one)."""
+    cached = _ANCHORS.get(id(rule))
+    if cached is None or cached[0] is not rule:
+        found = None
+        nearest = farthest = 0
+        for index, element in enumerate(rule.pattern):
+            condition = element.condition
+            if index > 0 and condition is not None and element.low > 0 and _selective(condition):
+                found = (condition, nearest, farthest)
+                break
+            low, high = _length_bounds(element)
+            nearest, farthest = nearest + low, farthest + high
+        cached = _ANCHORS[id(rule)] = (rule, found)
+    return cached[1]
 
 
 _STARTERS: dict[int, tuple[Rule, list[TokenCondition]]] = {}
