@@ -61,11 +61,15 @@ class CrfWeights:
         active = np.arange(width)[None, :] < lengths[:, None]
         score = self.start.astype(emissions.dtype)[None, :] + emissions[:, 0]
         backpointers = np.zeros(emissions.shape, dtype=np.int64)
+        tags = incoming.shape[1]
+        # Where each (sentence, to-tag) row starts in a flattened [B * to, from] array: the arg-max's values are read
+        # with one index (np.take_along_axis built these indices anew at every position).
+        row_starts = np.arange(batch * tags) * tags
         for t in range(1, width):
             candidates = score[:, None, :] + incoming
             best = candidates.argmax(axis=2)
             backpointers[:, t] = best
-            reached = np.take_along_axis(candidates, best[:, :, None], axis=2)[:, :, 0]
+            reached = candidates.ravel()[row_starts + best.ravel()].reshape(batch, tags)
             score = np.where(active[:, t, None], reached + emissions[:, t], score)
         current = (score + self.end.astype(emissions.dtype)[None, :]).argmax(axis=1)
         paths = np.zeros((batch, width), dtype=np.int64)
