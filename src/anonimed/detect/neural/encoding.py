@@ -41,15 +41,23 @@ def casing_class(text: str) -> int:
 
 
 def document_sentences(document: Document) -> list[list[Token]]:
-    """The tokens of each sentence of ``document``, in reading order (sentences without tokens left out)."""
-    tokens = tokenize(document.text)
+    """The tokens of each sentence of ``document``, in reading order (sentences without tokens left out).
+
+    The neural members of a model each split the same note: the last notes' sentences are kept (new lists each
+    call, so a caller may change its own)."""
+    return [list(sentence) for sentence in _text_sentences(document.text)]
+
+
+@functools.lru_cache(maxsize=4)
+def _text_sentences(text: str) -> tuple[tuple[Token, ...], ...]:
+    tokens = tokenize(text)
     starts = [t.start for t in tokens]
-    sentences = []
-    for start, end in split_sentences(document.text):
+    sentences: list[tuple[Token, ...]] = []
+    for start, end in split_sentences(text):
         first, last = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
         if last > first:
-            sentences.append(tokens[first:last])
-    return sentences
+            sentences.append(tuple(tokens[first:last]))
+    return tuple(sentences)
 
 
 @dataclass
