@@ -123,6 +123,36 @@ class TokenEncoder:
         return Batch(word_vectors, char_ids, casing, lengths)
 
 
+class NoteEncoding:
+    """Every token of a note's sentences encoded once, then batches of those sentences cut from it: the same arrays as
+    :meth:`TokenEncoder.batch` of the same sentences, without encoding and looking up each small batch apart."""
+
+    def __init__(self, encoder: TokenEncoder, sentences: Sequence[Sequence[Token]]) -> None:
+        texts = [token.text for sentence in sentences for token in sentence]
+        self.lengths = np.array([len(sentence) for sentence in sentences], dtype=np.int64)
+        self.offsets = np.cumsum(self.lengths) - self.lengths  # each sentence's first token among all of them
+        self.vectors = np.stack([encoder.word_vector(text) for text in texts])
+        self.chars = encoder.char_matrix(texts)
+        self.char_lengths = np.fromiter((min(len(t), encoder.max_token_chars) for t in texts), np.int64, len(texts))
+        self.casing = np.fromiter(map(casing_class, texts), np.int64, len(texts))
+
+    def batch(self, indices: Sequence[int] | np.ndarray) -> Batch:
+        """The batch of the sentences at ``indices``, padded to its longest sentence and its longest token."""
+        lengths = self.lengths[indices]
+        rows = np.repeat(np.arange(len(lengths)), lengths)
+        positions = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        tokens = np.repeat(self.offsets[indices], lengths) + positions
+        width = int(lengths.max())
+        char_width = max(int(self.char_lengths[tokens].max()), 1)
+        word_vectors = np.zeros((len(lengths), width, self.vectors.shape[1]), dtype=np.float32)
+        word_vectors[rows, positions] = self.vectors[tokens]
+        char_ids = np.zeros((len(lengths), width, char_width), dtype=np.int64)
+        char_ids[rows, positions] = self.chars[tokens, :char_width]
+        casing = np.zeros((len(lengths), width), dtype=np.int64)
+        casing[rows, positions] = self.casing[tokens]
+        return Batch(word_vectors, char_ids, casing, lengths)
+
+
 def length_batches(lengths: Sequence[int], batch_size: int) -> list[np.ndarray]:
     """Indices of sentences grouped into batches of similar length (little padding), in length order."""
     order = np.argsort(np.asarray(lengths), kind="stable")

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from anonimed.detect.neural.decoding import CrfWeights
-from anonimed.detect.neural.encoding import Batch, TokenEncoder, document_sentences, length_batches
+from anonimed.detect.neural.encoding import Batch, NoteEncoding, TokenEncoder, document_sentences, length_batches
 from anonimed.document import Document, Span
 from anonimed.embeddings import WordEmbeddings
 from anonimed.text.tagging import tags_to_spans
@@ -26,6 +26,8 @@ EMBEDDINGS_FILE = "embeddings.npz"
 INPUT_NAMES = ("word_vectors", "char_ids", "casing", "lengths")
 
 EmissionFunction = Callable[[Batch], np.ndarray]
+# Tagged sentences whose marginals are computed together (a position costs little more for 32 rows than for 4).
+MARGINAL_BATCH = 32
 
 
 def sentences_to_spans(
@@ -44,23 +46,33 @@ def sentences_to_spans(
     faster than 16; the network's output for a sentence is the same in any batch).
     """
     tag_names = np.array(tags, dtype=object)
-    spans: list[Span] = []
+    note = NoteEncoding(encoder, sentences)
+    paths: dict[int, np.ndarray] = {}
+    emissions: dict[int, np.ndarray] = {}
     for indices in length_batches([len(s) for s in sentences], batch_size):
-        group = [sentences[i] for i in indices]
-        batch = encoder.batch(group)
-        emissions = emissions_of(batch)
-        paths = crf.viterbi(emissions.astype(np.float32), batch.lengths)
-        # Marginals score spans only: sentences whose best path is all O (most of them) need none.
-        tagged = np.flatnonzero(paths.any(axis=1))
-        if not len(tagged):
-            continue
-        lengths = batch.lengths[tagged]
-        width = int(lengths.max())  # positions past the longest tagged sentence change nothing before them
-        marginals = crf.marginals(emissions[tagged, :width].astype(np.float64), lengths)  # float64: exp() of sums
-        chosen = np.take_along_axis(marginals, paths[tagged, :width, None], axis=2)[:, :, 0]
-        for row, index in enumerate(tagged):
-            tokens = group[index]
-            path = paths[index, : len(tokens)]
+        batch = note.batch(indices)
+        scores = emissions_of(batch)
+        best = crf.viterbi(scores.astype(np.float32), batch.lengths)
+        for found in np.flatnonzero(best.any(axis=1)):  # a sentence whose best path is all O has no span to score
+            length = int(batch.lengths[found])
+            paths[int(indices[found])] = best[found, :length]
+            emissions[int(indices[found])] = scores[found, :length]
+    # Marginals, for the tagged sentences only, in batches of their own: larger, as they cost little per sentence.
+    tagged = sorted(paths)
+    spans: list[Span] = []
+    for group in length_batches([len(paths[i]) for i in tagged], MARGINAL_BATCH):
+        chosen_sentences = [tagged[i] for i in group]
+        lengths = np.array([len(paths[i]) for i in chosen_sentences], dtype=np.int64)
+        width = int(lengths.max())
+        padded = np.zeros((len(chosen_sentences), width, len(tags)), dtype=np.float64)  # float64: exp() of sums
+        padded_paths = np.zeros((len(chosen_sentences), width), dtype=np.int64)
+        for row, index in enumerate(chosen_sentences):
+            padded[row, : lengths[row]] = emissions[index]
+            padded_paths[row, : lengths[row]] = paths[index]
+        marginals = crf.marginals(padded, lengths)
+        chosen = np.take_along_axis(marginals, padded_paths[:, :, None], axis=2)[:, :, 0]
+        for row, index in enumerate(chosen_sentences):
+            tokens, path = sentences[index], paths[index]
             spans.extend(tags_to_spans(tokens, list(tag_names[path]), chosen[row, : len(tokens)].tolist(), source))
     return sorted(spans)
 
