@@ -43,6 +43,13 @@ def test_predict_with_two_processes_writes_what_one_writes(tmp_path: Path, capsy
     assert err.count("failed:") == 2
 
 
+def test_the_fast_model_with_two_processes_writes_what_one_writes(tmp_path: Path) -> None:
+    notes = notes_folder(tmp_path)
+    for jobs in ("1", "2"):
+        assert main(["predict", str(notes), str(tmp_path / jobs), "--model", "fast", "--jobs", jobs, "--quiet"]) == 1
+    assert same_tree(tmp_path / "1", tmp_path / "2")
+
+
 def test_deidentify_with_two_processes_writes_what_one_writes(tmp_path: Path) -> None:
     notes = notes_folder(tmp_path)
     key = tmp_path / "key"

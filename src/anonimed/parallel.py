@@ -42,10 +42,10 @@ class DetectorSpec:
 
     def check(self) -> None:
         """Fail now, in the calling process, on a model or rules that do not exist or do not read."""
-        from anonimed.models import ModelNotFoundError
+        from anonimed.models import FAST, ModelNotFoundError
 
-        if self.model not in (None, "default") and not (Path(self.model) / "model.json").is_file():
-            raise ModelNotFoundError(f"{self.model}: not a model; give 'default' or a model folder")
+        if self.model not in (None, "default", FAST) and not (Path(self.model) / "model.json").is_file():
+            raise ModelNotFoundError(f"{self.model}: not a model; give 'default', '{FAST}' or a model folder")
         if self.rules:
             from anonimed.rules import load_rules
 
