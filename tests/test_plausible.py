@@ -106,3 +106,20 @@ def test_a_street_needs_a_street_type_or_a_capitalised_word() -> None:
     lower = text.index("c/ rey 14 bajo")
     found = kept(text, (lab, lab + 9, "CALLE"), (street, street + 13, "CALLE"), (lower, lower + 14, "CALLE"))
     assert found == ["Irunlarrea, 3", "c/ rey 14 bajo"]
+
+
+def test_a_phone_number_keeps_its_country_code() -> None:
+    text = "Teléfono móvil: +34 676 902 118\nFax: (0034) 93 555 12 12\nTel. 612 345 678"
+    mobile = text.index("676")
+    fax = text.index("93 555")
+    plain = text.index("612")
+    found = kept(
+        text,
+        (mobile, mobile + 11, "NUMERO_TELEFONO"),
+        (fax, fax + 12, "NUMERO_FAX"),
+        (plain, plain + 11, "NUMERO_TELEFONO"),
+    )
+    assert found == ["+34 676 902 118", "(0034) 93 555 12 12", "612 345 678"]
+    text = "Móvil: +34 620 88 14 37"
+    start = text.index("34 620")
+    assert kept(text, (start, len(text), "NUMERO_TELEFONO")) == ["+34 620 88 14 37"]

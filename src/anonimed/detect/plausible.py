@@ -13,6 +13,7 @@ those examples, and each holds for the annotated notes (a test applies them to M
   ``ta 150/85,sat 88`` or a lab result is not a street;
 - **a person's name holds no function word**: it ends before ``por``, ``para``, ``con``, ``que``… (``SE COMUNICA
   AL DR. GALINDO POR TELÉFONO``: the name is ``GALINDO``);
+- **a phone number keeps its country code** (``+34 676 902 118``, not ``676 902 118``);
 - **a key is layout**: a span that starts a line and is followed by a colon is the line's key, not its value;
 - **a sentence's first word is not a name or a place** when it runs on into a lower-case word (``Refereix dolor``,
   ``Truca la filla``) and no list of names or places knows it;
@@ -34,6 +35,9 @@ from functools import cache
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
 
+PHONE_TYPES = frozenset({"NUMERO_TELEFONO", "NUMERO_FAX"})
+# A country code right before a number: +34, 0034, (+34), (34).
+_COUNTRY_CODE = re.compile(r"(?<![\w+])(?:\+\d{1,3}|00\d{1,3}|\(\+?\d{1,4}\))[ \t.-]?$")
 PERSON_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"})
 PLACE_TYPES = frozenset({"TERRITORIO", "CALLE", "PAIS"})
 STREET = "CALLE"
@@ -129,6 +133,16 @@ def _street_shaped(covered: str) -> bool:
     return len(capitalised) >= 2 and not prose
 
 
+def _with_country_code(text: str, span: Span) -> Span:
+    """A phone number keeps the country code written before it (``+34 676 902 118``, ``(0034) 93…``)."""
+    if span.start > 0 and text[span.start - 1] == "+" and text[span.start : span.start + 1].isdigit():
+        return Span(span.start - 1, span.end, span.label, span.score, span.source)  # the + of +34 left out
+    code = _COUNTRY_CODE.search(text, max(0, span.start - 12), span.start)
+    if code is None:
+        return span
+    return Span(code.start(), span.end, span.label, span.score, span.source)
+
+
 def _name_part(text: str, span: Span) -> Span | None:
     """A person's name ends before a word that no name holds (``DR. GALINDO POR TELÉFONO`` → ``GALINDO``)."""
     for match in _WORD.finditer(text, span.start, span.end):
@@ -160,6 +174,8 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
         span = _first_line(text, original)
         if span is not None and span.label in PERSON_TYPES:
             span = _name_part(text, span)
+        if span is not None and span.label in PHONE_TYPES:
+            span = _with_country_code(text, span)
         if span is None or _is_key(text, span):
             continue
         covered = text[span.start : span.end]
