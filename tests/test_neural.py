@@ -19,7 +19,7 @@ pytest.importorskip("onnx")
 
 from anonimed.detect.base import Detector
 from anonimed.detect.neural import NeuralConfig, load_neural, preset, train_neural
-from anonimed.detect.neural.encoding import TokenEncoder, document_sentences
+from anonimed.detect.neural.encoding import NoteEncoding, TokenEncoder, document_sentences, length_batches
 from anonimed.detect.neural.network import Crf, Tagger
 from anonimed.detect.neural.tagset import allowed_moves, bioes_tags
 from anonimed.detect.neural.training import crf_weights, predict_with_torch, torch_emissions, write_model
@@ -160,6 +160,18 @@ def test_padding_never_changes_a_sentence(random_model):
     alone = torch_emissions(tagger)(encoder.batch([short]))[0]
     padded = torch_emissions(tagger)(encoder.batch([max(sentences, key=len), short]))[1, : len(short)]
     np.testing.assert_allclose(padded, alone, atol=1e-5)
+
+
+def test_a_note_encoded_once_gives_the_batches_of_its_sentences(random_model):
+    _, _, _, encoder, notes = random_model
+    for note in notes:
+        sentences = document_sentences(note)
+        encoded = NoteEncoding(encoder, sentences)
+        for indices in length_batches([len(s) for s in sentences], 3):
+            cut, alone = encoded.batch(indices), encoder.batch([sentences[i] for i in indices])
+            for name, array in alone.inputs().items():
+                np.testing.assert_array_equal(cut.inputs()[name], array, err_msg=name)
+                assert cut.inputs()[name].dtype == array.dtype
 
 
 def test_onnx_detector_equals_torch_to_the_last_label(random_model):
