@@ -133,7 +133,9 @@ def main() -> int:
     from anonimed.formats.textio import read_text
     from anonimed.text.tokenize import tokenize
 
-    models = default_models() + [m if m == "fast" else str(Path(m).resolve()) for m in arguments.model if m != "default"]
+    models = default_models() + [
+        m if m == "fast" else str(Path(m).resolve()) for m in arguments.model if m != "default"
+    ]
     if not models:
         parser.error("the default model is not installed: give a model folder with --model")
     notes = sorted(arguments.notes.glob("*.txt"))
