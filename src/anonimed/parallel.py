@@ -117,18 +117,27 @@ class ParallelDetector:
 
     def detect_all(self, documents: Sequence[Document]) -> Iterator[list[Span] | DetectionFailed]:
         """The spans of each document, in order (a :class:`DetectionFailed` for a note whose detection raised)."""
+        yield from self.submit(documents)()
+
+    def submit(self, documents: Sequence[Document]) -> Callable[[], list[list[Span] | DetectionFailed]]:
+        """Start detecting in ``documents`` and return at once; calling the result waits for the spans, in order."""
         if self._pool is None:
             raise RuntimeError("use ParallelDetector in a 'with' block")
         items = [(document.id, document.text) for document in documents]
-        for answer in self._pool.imap(_detect, items, chunksize=max(1, min(8, len(items) // (4 * self.jobs)))):
-            yield DetectionFailed(answer) if isinstance(answer, str) else answer
+        pending = self._pool.map_async(_detect, items, chunksize=max(1, min(8, len(items) // (4 * self.jobs))))
+
+        def answers() -> list[list[Span] | DetectionFailed]:
+            return [DetectionFailed(a) if isinstance(a, str) else a for a in pending.get()]
+
+        return answers
 
 
 class ReadAhead(Generic[T]):
     """Notes read and detected a batch ahead, over a :class:`ParallelDetector`'s processes, then taken in order.
 
-    A note that cannot be read, or whose detection failed, raises its error when it is taken, as it would have
-    with one process.
+    The next batch is sent to the processes before the caller gets the notes of the current one, so the processes
+    detect while the caller replaces and writes; at most two batches are in memory.  A note that cannot be read, or
+    whose detection failed, raises its error when it is taken, as it would have with one process.
     """
 
     def __init__(self, detector: ParallelDetector, items: Sequence[T], read: Callable[[T], Document]) -> None:
@@ -139,17 +148,22 @@ class ReadAhead(Generic[T]):
         self.done: dict[int, tuple[Document, list[Span]] | Exception] = {}
         self.position = {id(item): index for index, item in enumerate(self.items)}
         self.next_batch = 0
+        self.in_flight: list[Callable[[], None]] = []
 
     def take(self, item: T) -> tuple[Document, list[Span]]:
         index = self.position[id(item)]
         while index not in self.done:
-            self._detect_batch()
+            if not self.in_flight:
+                self._send_batch()
+            self.in_flight.pop(0)()  # wait for the oldest batch
+        if len(self.in_flight) < 1 and self.next_batch < len(self.items):
+            self._send_batch()  # the next batch runs while the caller works on this one
         outcome = self.done.pop(index)
         if isinstance(outcome, Exception):
             raise outcome
         return outcome
 
-    def _detect_batch(self) -> None:
+    def _send_batch(self) -> None:
         start, end = self.next_batch, min(self.next_batch + self.batch, len(self.items))
         if start >= end:
             raise IndexError("read ahead past the last note")
@@ -160,6 +174,10 @@ class ReadAhead(Generic[T]):
                 documents[index] = self.read(self.items[index])
             except Exception as error:  # raised again when the note is taken
                 self.done[index] = error
-        found = self.detector.detect_all(list(documents.values()))
-        for (index, document), spans in zip(documents.items(), found, strict=True):
-            self.done[index] = spans if isinstance(spans, Exception) else (document, spans)
+        answers = self.detector.submit(list(documents.values()))
+
+        def collect() -> None:
+            for (index, document), spans in zip(documents.items(), answers(), strict=True):
+                self.done[index] = spans if isinstance(spans, Exception) else (document, spans)
+
+        self.in_flight.append(collect)
