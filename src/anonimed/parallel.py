@@ -111,7 +111,10 @@ class ParallelDetector:
 
     def __exit__(self, *exc: Any) -> None:
         if self._pool is not None:
-            self._pool.terminate() if exc[0] is not None else self._pool.close()
+            if exc[0] is not None:
+                self._pool.terminate()
+            else:
+                self._pool.close()
             self._pool.join()
             self._pool = None
 
@@ -156,7 +159,7 @@ class ReadAhead(Generic[T]):
             if not self.in_flight:
                 self._send_batch()
             self.in_flight.pop(0)()  # wait for the oldest batch
-        if len(self.in_flight) < 1 and self.next_batch < len(self.items):
+        if not self.in_flight and self.next_batch < len(self.items):
             self._send_batch()  # the next batch runs while the caller works on this one
         outcome = self.done.pop(index)
         if isinstance(outcome, Exception):

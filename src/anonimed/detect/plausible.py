@@ -44,7 +44,6 @@ STREET = "CALLE"
 # Zipf frequency (wordfreq) from which a word is a common word of Spanish or Catalan.
 COMMON_WORD = 3.5
 _WORD = re.compile(r"[^\W\d_]+")
-_ACCENTS = str.maketrans("áàâäéèêëíìîïóòôöúùûüç", "aaaaeeeeiiiioooouuuuc")
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
 _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
@@ -122,9 +121,10 @@ def _capitalises_names(text: str) -> bool:
 def _street_shaped(covered: str) -> bool:
     """Whether a street span looks like one (see the module docstring)."""
     from anonimed.rules.gazetteers import street_types
+    from anonimed.rules.language import fold
 
     words = _WORD.findall(covered)
-    if re.search(r"(?i)\bs/n\b", covered) or any(w.lower().translate(_ACCENTS) in street_types() for w in words):
+    if re.search(r"(?i)\bs/n\b", covered) or any(fold(w) in street_types() for w in words):
         return True
     capitalised = [w for w in words if w[0].isupper()]
     if len(words) <= 4:

@@ -28,6 +28,9 @@ travessia camino camí cami carretera ctra carrer carrera rambla glorieta urbani
 pol partida vía via costanilla cuesta pasaje passatge passadís callejón carreró muelle moll bulevar bulevard
 """.split()
 
+# Words that join the words of a name (Sant Joan de les Abadesses) and name nothing alone.
+PARTICLES = frozenset({"de", "del", "la", "las", "los", "y", "el", "e", "i"})
+
 # Common words of Spanish or Catalan from this Zipf frequency up (wordfreq): "tres" per million words and more.
 COMMON_ZIPF = 3.5
 
@@ -49,7 +52,7 @@ def surnames() -> frozenset[str]:
     from faker.providers.person.es_CA import Provider as Catalan
     from faker.providers.person.es_ES import Provider as Spanish
 
-    return _folded_words([*Spanish.last_names, *Catalan.last_names]) - {"de", "del", "la", "las", "los", "y", "i"}
+    return _folded_words([*Spanish.last_names, *Catalan.last_names]) - PARTICLES
 
 
 @cache
@@ -60,7 +63,7 @@ def regions() -> frozenset[str]:
     words = _folded_words([*Address.states, *Address.regions])
     # Words of the regions' official names that name nothing alone (País Vasco, Comunidad de Madrid, Ciudad Real).
     generic = {"pais", "comunidad", "comunitat", "region", "principado", "foral", "ciudad", "real", "islas", "illes"}
-    return words - generic - {"de", "del", "la", "las", "los", "y", "el", "i"}
+    return words - generic - PARTICLES
 
 
 @cache
@@ -68,7 +71,7 @@ def countries() -> frozenset[str]:
     """Country names in Spanish (Faker's es_ES address provider), each word folded."""
     from faker.providers.address.es_ES import Provider as Address
 
-    return _folded_words(Address.countries) - {"de", "del", "la", "las", "los", "y", "el", "e", "islas", "isla"}
+    return _folded_words(Address.countries) - PARTICLES - {"islas", "isla"}
 
 
 @cache

@@ -187,8 +187,9 @@ class TokenIndex:
 class _Search:
     """One rule over one note's tokens: the backtracking matcher."""
 
-    def __init__(self, rule: Rule, index: TokenIndex) -> None:
-        self.rule = rule
+    def __init__(self, compiled: CompiledRule, index: TokenIndex) -> None:
+        self.compiled = compiled
+        self.rule = compiled.rule
         self.tokens = index.tokens
         self.gazetteers = index.gazetteers
         self.first = 0
@@ -198,10 +199,9 @@ class _Search:
         position = 0
         # Most tokens start no match: only the positions where a match can begin are tried, and of those only the
         # ones with the rule's anchor (a token it cannot do without, such as the '@' of an e-mail) in reach.
-        starts = self.index.candidates(starters_of(self.rule))
-        anchor = anchor_of(self.rule)
-        if anchor is not None:
-            condition, nearest, farthest = anchor
+        starts = self.index.candidates(self.compiled.starters)
+        if self.compiled.anchor is not None:
+            condition, nearest, farthest = self.compiled.anchor
             anchors = self.index.candidates([condition])
             starts = [s for s in starts if _any_between(anchors, s + nearest, s + farthest)]
         for start in starts:
@@ -285,36 +285,30 @@ def _selective(condition: TokenCondition) -> bool:
     return bool(condition.text or condition.lower or condition.fold or condition.gazetteers)
 
 
-_ANCHORS: dict[int, tuple[Rule, tuple[TokenCondition, int, int] | None]] = {}
-
-
-def anchor_of(rule: Rule) -> tuple[TokenCondition, int, int] | None:
+def anchor(pattern: Sequence[Element]) -> tuple[TokenCondition, int, int] | None:
     """A token every match needs after its first, found by a list lookup, and how many tokens after the start it
     can stand: the first mandatory element with a ``text``/``lower``/``fold``/``in`` condition (None without one)."""
-    cached = _ANCHORS.get(id(rule))
-    if cached is None or cached[0] is not rule:
-        found = None
-        nearest = farthest = 0
-        for index, element in enumerate(rule.pattern):
-            condition = element.condition
-            if index > 0 and condition is not None and element.low > 0 and _selective(condition):
-                found = (condition, nearest, farthest)
-                break
-            low, high = _length_bounds(element)
-            nearest, farthest = nearest + low, farthest + high
-        cached = _ANCHORS[id(rule)] = (rule, found)
-    return cached[1]
+    nearest = farthest = 0
+    for index, element in enumerate(pattern):
+        condition = element.condition
+        if index > 0 and condition is not None and element.low > 0 and _selective(condition):
+            return condition, nearest, farthest
+        low, high = _length_bounds(element)
+        nearest, farthest = nearest + low, farthest + high
+    return None
 
 
-_STARTERS: dict[int, tuple[Rule, list[TokenCondition]]] = {}
+@dataclass(frozen=True)
+class CompiledRule:
+    """A rule with what the matcher works out once: where a match can start, and its anchor."""
 
+    rule: Rule
+    starters: tuple[TokenCondition, ...]
+    anchor: tuple[TokenCondition, int, int] | None
 
-def starters_of(rule: Rule) -> list[TokenCondition]:
-    """:func:`starters` of a rule's pattern, computed once a rule."""
-    cached = _STARTERS.get(id(rule))
-    if cached is None or cached[0] is not rule:
-        cached = _STARTERS[id(rule)] = (rule, starters(rule.pattern))
-    return cached[1]
+    @classmethod
+    def of(cls, rule: Rule) -> CompiledRule:
+        return cls(rule, tuple(starters(rule.pattern)), anchor(rule.pattern))
 
 
 def starters(pattern: Sequence[Element]) -> list[TokenCondition]:
@@ -354,7 +348,7 @@ def _group_edge(element: Element, token: TokenView, edge: str) -> int:
 
 
 def find_matches(
-    rules: Sequence[Rule], tokens: Sequence[TokenView], gazetteers: Mapping[str, Container[str]]
+    rules: Sequence[CompiledRule], tokens: Sequence[TokenView], gazetteers: Mapping[str, Container[str]]
 ) -> list[RuleMatch]:
     """Every match of every rule, in rule order (overlaps between rules are left to the caller)."""
     index = TokenIndex(tokens, gazetteers)

@@ -12,7 +12,7 @@ import yaml
 from anonimed.document import Document, Span
 from anonimed.rules.gazetteers import BUILTINS, builtin, load_gazetteers
 from anonimed.rules.language import Rule, RuleError, parse_rules
-from anonimed.rules.matcher import RuleMatch, Tagger, find_matches, token_views
+from anonimed.rules.matcher import CompiledRule, RuleMatch, Tagger, find_matches, token_views
 from anonimed.text.tokenize import Token
 
 SOURCE = "rules"
@@ -57,6 +57,8 @@ class RuleSet:
                     "that is installed under 'tagger:' in the rule file, or remove those conditions"
                 )
 
+        self.compiled = [CompiledRule.of(rule) for rule in self.rules]
+
     def __len__(self) -> int:
         return len(self.rules)
 
@@ -69,7 +71,7 @@ class RuleSet:
 
     def matches(self, document: Document) -> list[RuleMatch]:
         """Every match of every rule, overlapping ones included (what per-rule evaluation looks at)."""
-        return find_matches(self.rules, token_views(document.text, self.tagger), self.gazetteers)
+        return find_matches(self.compiled, token_views(document.text, self.tagger), self.gazetteers)
 
     def detect(self, document: Document) -> list[Span]:
         return spans_of(self.matches(document))
