@@ -4,7 +4,8 @@
         [--rules default] [--out benchmarks/results/corpus-curves.json] [--figure docs/img/corpus-curves.png]
 
 MEDDOCAN's gold plays the annotator (see :mod:`anonimed.corpus.simulate`): 20 labelled train notes to start, a pool
-of the 480 other train notes and 1,500 clinical case reports (no PHI annotated), rounds of 20 notes up to 200, a CRF
+of the 480 other train notes and 1,500 clinical case reports (labelled by the shipped model, MEDDOCAN's gold
+having none for them), rounds of 20 notes up to 200, a CRF
 (50 L-BFGS iterations, the default features) trained at each point and scored on MEDDOCAN dev.  Each point is
 written to the results file when done and skipped on a rerun, so an interrupted run resumes.  ``--report-only``
 remakes the table and the figure from the results file.  Models of the points go to ``--work`` (runs/corpus-curves).
@@ -22,7 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from anonimed.corpus.ranking import plot_ranking
-from anonimed.corpus.simulate import CASE_REPORT_PREFIX, Simulation, SimulationSettings, read_case_reports
+from anonimed.corpus.simulate import (
+    CASE_REPORT_PREFIX,
+    Simulation,
+    SimulationSettings,
+    annotate_case_reports,
+    read_case_reports,
+)
 from anonimed.formats.brat import read_brat_dir
 from anonimed.formats.textio import write_bytes_atomic
 
@@ -60,6 +67,8 @@ def simulate(arguments: argparse.Namespace) -> None:
     train = read_brat_dir(meddocan / "train" / "brat")
     dev = read_brat_dir(meddocan / "dev" / "brat")
     case_reports = read_case_reports(arguments.shared / CASE_REPORTS, settings.case_reports, settings.sample_seed)
+    annotator = settings.case_report_annotator
+    case_reports = annotate_case_reports(case_reports, annotator, arguments.work / f"case-reports-{annotator}")
     rules = None
     if "seed" in arguments.strategies:
         from anonimed.rules import load_rules

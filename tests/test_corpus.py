@@ -211,3 +211,19 @@ def test_crf_marginals_give_a_doubt_per_token_in_0_1(meddocan: Path, tmp_path: P
     scores = uncertainty_scores(marginals, documents)
     assert scores[unseen.id] == pytest.approx(sum(doubts) / len(doubts))
     assert scores[unseen.id] > min(scores[d.id] for d in documents[:5])  # a note it learned from is clearer
+
+
+def test_case_reports_are_labelled_once_by_the_stand_in_annotator(tmp_path: Path) -> None:
+    from anonimed.corpus.simulate import CASE_REPORT_PREFIX, annotate_case_reports
+
+    report = Document(CASE_REPORT_PREFIX + "cc1", "Mujer de 67 años que consulta por disnea.")
+    cache = tmp_path / "labels"
+    labelled = annotate_case_reports([report], "fast", cache)
+    found = {(report.span_text(span), span.label) for span in labelled[0].spans}
+    assert ("67 años", "EDAD_SUJETO_ASISTENCIA") in found
+    assert labelled[0].id == report.id and labelled[0].text == report.text
+    # A second simulation reads the labels back instead of running the model again.
+    (cache / "cc1.ann").write_text("T1\tSEXO_SUJETO_ASISTENCIA 0 5\tMujer\n", encoding="utf-8")
+    again = annotate_case_reports([report], "fast", cache)
+    assert [(s.start, s.end, s.label) for s in again[0].spans] == [(0, 5, "SEXO_SUJETO_ASISTENCIA")]
+    assert annotate_case_reports([report], None, cache)[0].spans == []

@@ -1,8 +1,12 @@
 """Simulated corpus building: MEDDOCAN's gold plays the annotator, a CRF trained on the built corpus is scored on dev.
 
 Start from a small labelled sample of train; the pool is the rest of train made sparse with clinical case reports
-(which carry no header PHI and no annotation: a selected case report counts as annotated with no PHI, although
-MEDDOCAN's guidelines would mark its patient's age and sex).  Each round adds ``batch`` notes chosen by a strategy:
+(which carry no header PHI).  The case reports have no gold, yet MEDDOCAN's guidelines would mark their patients'
+ages, sexes and relatives: a stand-in annotator (``case_report_annotator``, the shipped model by default) labels
+them once, so that a selected case report teaches what an annotator would have marked in it.  With no annotator a
+selected case report counts as annotated with no PHI, which teaches the CRF that those mentions are not PHI and
+penalises whichever strategy picks case reports for the mentions it finds there.  Each round adds ``batch`` notes
+chosen by a strategy:
 
 * ``seed``: the top of the seed score (:mod:`anonimed.corpus.ranking`), ``F1_i`` recomputed on what is labelled so
   far, ``N_i`` and ``p_i`` from the rules' mentions in what is left of the pool;
@@ -50,6 +54,8 @@ class SimulationSettings:
     case_reports: int = 1500
     random_runs: int = 3
     sample_seed: int = 0
+    # The model that labels the case reports of the pool (a name or folder for load_detector); None: no labels.
+    case_report_annotator: str | None = "default"
     crf: CrfSettings = field(default_factory=lambda: CrfSettings(max_iterations=50))
 
     def to_dict(self) -> dict[str, Any]:
@@ -66,6 +72,29 @@ def read_case_reports(path: str | Path, count: int, seed: int) -> list[Document]
         records = [json.loads(line) for line in lines if line.strip()]
     chosen = random.Random(seed).sample(records, min(count, len(records)))
     return [Document(CASE_REPORT_PREFIX + record["id"], record["text"]) for record in chosen]
+
+
+def annotate_case_reports(case_reports: Sequence[Document], annotator: str | None, cache_dir: Path) -> list[Document]:
+    """The case reports with the spans of ``annotator`` (a model name or folder), kept in ``cache_dir`` as BRAT so
+    that a resumed simulation does not label them again; unchanged when ``annotator`` is None."""
+    if annotator is None:
+        return list(case_reports)
+    from anonimed.formats.brat import read_brat, write_brat
+    from anonimed.models import load_detector
+
+    detector: Detector | None = None
+    labelled = []
+    for document in case_reports:
+        stem = document.id.removeprefix(CASE_REPORT_PREFIX)
+        if (cache_dir / f"{stem}.ann").is_file():
+            spans = read_brat(cache_dir / f"{stem}.txt").spans
+        else:
+            detector = detector or load_detector(annotator)
+            spans = detector.detect(document)
+            write_brat(Document(stem, document.text, list(spans)), cache_dir)
+        labelled.append(document.with_spans(spans))
+    log.info("%d case reports labelled by %s: %d spans", len(labelled), annotator, sum(len(d.spans) for d in labelled))
+    return labelled
 
 
 def strict_f1_by_type(labelled: Sequence[Document], predicted: Mapping[str, Sequence[Span]]) -> dict[str, float]:
