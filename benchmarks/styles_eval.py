@@ -14,8 +14,8 @@ For each system and each style (narrativa, catala, radiologia, primaria, cabecer
 
 Systems: ``default`` (the shipped model as it ships: its vote's spans made plausible, and the shipped rules where it
 found nothing; predict's ``balanced`` vote, deidentify's ``recall`` vote), ``default-plain`` (the same vote without
-the plausibility checks and the rules: what they add), ``rules`` (the shipped rules alone), ``fast`` (when that model
-exists).
+the plausibility checks and the rules: what they add), ``rules`` (the shipped rules alone), ```fast``, or the path of
+a model folder (a candidate, before it replaces a shipped model).
 The set was written by the project and the shipped rules were written looking at it: it is a development set, and
 its figures are optimistic for the rules; the held-out sets of each style are scored by others.
 Writes benchmarks/results/styles.json.
@@ -125,10 +125,18 @@ def table(results: list[dict[str, Any]]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=["default", "default-plain", "rules"])
+    parser.add_argument(
+        "--systems",
+        nargs="+",
+        default=["default", "default-plain", "rules"],
+        help=f"{', '.join(SYSTEMS)}, or a model folder (e.g. a candidate before it ships)",
+    )
     parser.add_argument("--styles", type=Path, default=STYLES_DIR, help="the annotated notes (BRAT)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "styles.json")
     arguments = parser.parse_args()
+    unknown = [s for s in arguments.systems if s not in SYSTEMS and not (Path(s) / "model.json").is_file()]
+    if unknown:
+        parser.error(f"not a system nor a model folder: {', '.join(unknown)} (systems: {', '.join(SYSTEMS)})")
     notes = read_brat_dir(arguments.styles)
     if not notes:
         raise SystemExit(f"{arguments.styles}: no annotated note; build the set with benchmarks/styles/build.py")
