@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from anonimed import __version__
-from anonimed.cli import convert, corpus, deidentify, embed, evaluate, predict, review, rules, serve, train
+from anonimed.cli import convert, corpus, deidentify, embed, evaluate, predict, review, rules, serve, synth, train
 from anonimed.cli.options import add_encoding_options, add_model_options, add_rules_options
 
 # The shared options, importable from here as before (the subcommands import them from anonimed.cli.options).
@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 
-COMMANDS = (predict, deidentify, evaluate, convert, train, embed, serve, review, rules, corpus)
+COMMANDS = (predict, deidentify, evaluate, convert, train, embed, serve, review, rules, corpus, synth)
 
 
 def build_parser() -> argparse.ArgumentParser:
