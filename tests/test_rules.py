@@ -11,7 +11,8 @@ from anonimed.cli import main
 from anonimed.document import Document, Span
 from anonimed.formats.brat import read_brat_dir, write_brat
 from anonimed.rules import RuleError, RuleSet, evaluate_rules, judge_candidate, load_rules, with_rules
-from anonimed.rules.language import parse_rules
+from anonimed.rules.language import TokenCondition, parse_rules
+from anonimed.rules.matcher import CompiledRule, ConditionMemo, TokenIndex, find_matches, holds, token_views
 
 STYLES = Path(__file__).resolve().parents[1] / "benchmarks" / "styles"
 
@@ -347,3 +348,38 @@ def test_the_shipped_rules_alone_cover_the_styles_set() -> None:
     report = evaluate_rules(load_rules("default"), read_brat_dir(STYLES))
     assert report.characters.recall >= 0.75
     assert report.characters.precision >= 0.90
+
+
+def test_matching_shortcuts_change_no_match() -> None:
+    """The condition memo (answers kept from note to note, per form) and the anchors (starts skipped where a token
+    the rule needs is out of reach) only save time: the matches are those of trying every start, and every answer
+    the memo gives is the condition's own."""
+    rules = load_rules("default")
+    memo = ConditionMemo(rules.gazetteers)
+    every_start = [CompiledRule(compiled.rule, (TokenCondition(),), ()) for compiled in rules.compiled]
+    conditions = {
+        id(element.condition): element.condition
+        for rule in rules
+        for element in rule.elements()
+        if element.condition is not None
+    }
+    for number, document in enumerate(read_brat_dir(STYLES)):
+        views = token_views(document.text)
+        fresh = ConditionMemo(rules.gazetteers)
+        assert find_matches(rules.compiled, views, memo) == find_matches(every_start, views, fresh)
+        if number % 10 == 0:
+            index = TokenIndex(views, memo)
+            for condition in conditions.values():
+                for position, view in enumerate(views):
+                    assert index.holds(condition, position) == holds(condition, view, rules.gazetteers)
+
+
+def test_the_condition_memo_is_bounded() -> None:
+    rules = load_rules("default")
+    notes = [token_views(document.text) for document in read_brat_dir(STYLES)][:3]
+    memo = ConditionMemo(rules.gazetteers, limit=100)
+    for views in notes:
+        find_matches(rules.compiled, views, memo)
+    alone = ConditionMemo(rules.gazetteers)
+    find_matches(rules.compiled, notes[-1], alone)
+    assert len(memo) == len(alone) > 100  # dropped when the last note began, then filled by that note alone

@@ -8,10 +8,10 @@ its rule says ``cross_lines: true`` (a header key's value ends with its line).
 
 from __future__ import annotations
 
-import bisect
+import itertools
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from anonimed.rules.language import Element, Rule, TokenCondition, fold
 from anonimed.text.tokenize import Token, tokenize
@@ -23,9 +23,11 @@ class Tagger(Protocol):
     def tag(self, text: str, tokens: Sequence[Token]) -> list[tuple[str, str]]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class TokenView:
-    """A token with what conditions test: its forms, whether it touches the previous token, its line."""
+class TokenView(NamedTuple):
+    """A token with what conditions test: its forms, whether it touches the previous token, its line.
+
+    A named tuple: a note has hundreds of tokens, and a tuple is made several times faster than a frozen dataclass.
+    """
 
     start: int
     end: int
@@ -42,27 +44,33 @@ class TokenView:
 def token_views(text: str, tagger: Tagger | None = None) -> list[TokenView]:
     tokens = tokenize(text)
     tags = tagger.tag(text, tokens) if tagger is not None else [("", "")] * len(tokens)
+    # Whether a line break separates each token from the one before it (the note's start and end count as breaks):
+    # a token starts a line after a break, and ends one before the next token's break.
+    breaks = [True, *(_line_break(text, a.end, b.start) for a, b in itertools.pairwise(tokens)), True]
+    forms: dict[str, tuple[str, str]] = {}  # lower-case and folded forms of each distinct word, made once
     views: list[TokenView] = []
-    previous_end = 0
     for index, (token, (lemma, pos)) in enumerate(zip(tokens, tags, strict=True)):
-        gap = text[previous_end : token.start]
-        after = text[token.end : tokens[index + 1].start] if index + 1 < len(tokens) else "\n"
+        word = token.text
+        lower, folded = forms.get(word) or forms.setdefault(word, (word.lower(), fold(word)))
         views.append(
             TokenView(
                 token.start,
                 token.end,
-                token.text,
-                token.text.lower(),
-                fold(token.text),
-                glued=bool(views) and not gap,
-                new_line=not views or "\n" in gap or "\r" in gap,
-                line_end="\n" in after or "\r" in after,
-                lemma=lemma.lower(),
-                pos=pos.upper(),
+                word,
+                lower,
+                folded,
+                index > 0 and tokens[index - 1].end == token.start,  # glued
+                breaks[index],  # new_line
+                breaks[index + 1],  # line_end
+                lemma.lower(),
+                pos.upper(),
             )
         )
-        previous_end = token.end
     return views
+
+
+def _line_break(text: str, start: int, end: int) -> bool:
+    return text.find("\n", start, end) >= 0 or text.find("\r", start, end) >= 0
 
 
 def has_shape(token: TokenView, shape: str) -> bool:
@@ -117,6 +125,8 @@ def holds(condition: TokenCondition, token: TokenView, gazetteers: Mapping[str, 
     return condition.negated is None or not holds(condition.negated, token, gazetteers)
 
 
+# One token a match cannot do without: a condition and how many tokens after the match's start it can stand.
+Reach = tuple[TokenCondition, int, int]
 # What a match consumed: (token index, the element whose condition took it, whether it is in the PHI part).
 Consumed = tuple[tuple[int, Element, bool], ...]
 
@@ -130,18 +140,68 @@ class RuleMatch:
     rule: Rule
 
 
+class ConditionMemo:
+    """What each condition answered about the tokens it was tested on, kept from note to note.
+
+    A condition's answer depends on nothing but the token's :func:`form_key` (its text, the three place marks, its
+    lemma and part of speech), and most forms recur from note to note: a condition is evaluated once per form, then
+    looked up.  Keyed by the condition's identity (each entry holds its condition, so the identity cannot be reused)
+    and bounded: past ``limit`` answers, all are dropped at the start of the next note.  The gazetteers must not
+    change while the memo lives (a :class:`~anonimed.rules.ruleset.RuleSet` owns both).
+    """
+
+    def __init__(self, gazetteers: Mapping[str, Container[str]], limit: int = 200_000) -> None:
+        self.gazetteers = gazetteers
+        self.limit = limit
+        self._answers: dict[int, tuple[TokenCondition, dict[str, bool]]] = {}
+
+    def __len__(self) -> int:
+        return sum(len(answers) for _, answers in self._answers.values())
+
+    def start_note(self) -> None:
+        if len(self) > self.limit:
+            self._answers = {}
+
+    def answers(self, condition: TokenCondition) -> dict[str, bool]:
+        """The answers of ``condition`` so far, by form key (filled in by the caller)."""
+        entry = self._answers.get(id(condition))
+        if entry is None:
+            entry = self._answers[id(condition)] = (condition, {})
+        return entry[1]
+
+
+def form_key(token: TokenView) -> str:
+    """Everything a condition can test of a token, in one string (a string keeps its hash: cheap to look up again)."""
+    marks = chr(ord("0") + token.glued + 2 * token.new_line + 4 * token.line_end)
+    return f"{marks}{token.text}\x00{token.lemma}\x00{token.pos}" if token.lemma or token.pos else marks + token.text
+
+
 class TokenIndex:
     """A note's tokens, indexed by folded form, so that a rule is tried only where its first token can be."""
 
-    def __init__(self, tokens: Sequence[TokenView], gazetteers: Mapping[str, Container[str]]) -> None:
+    def __init__(self, tokens: Sequence[TokenView], memo: ConditionMemo) -> None:
         self.tokens = tokens
-        self.gazetteers = gazetteers
+        self.memo = memo
+        self.gazetteers = memo.gazetteers
+        memo.start_note()
+        self.keys = [form_key(token) for token in tokens]
+        self.by_key: dict[str, list[int]] = {}
+        for position, key in enumerate(self.keys):
+            self.by_key.setdefault(key, []).append(position)
         self.by_form: dict[str, list[int]] = {}
         for position, token in enumerate(tokens):
             self.by_form.setdefault(token.folded, []).append(position)
         self._in_gazetteer: dict[str, list[str]] = {}
         self._holds: dict[TokenCondition, list[int]] = {}
-        self._by_shape: dict[str, list[int]] = {}
+
+    def holds(self, condition: TokenCondition, position: int) -> bool:
+        """Whether the token at ``position`` meets ``condition`` (the memo's answer for its form when it has one)."""
+        answers = self.memo.answers(condition)
+        key = self.keys[position]
+        answer = answers.get(key)
+        if answer is None:
+            answer = answers[key] = holds(condition, self.tokens[position], self.gazetteers)
+        return answer
 
     def _forms_in(self, name: str) -> list[str]:
         if name not in self._in_gazetteer:
@@ -149,24 +209,14 @@ class TokenIndex:
             self._in_gazetteer[name] = [form for form in self.by_form if form in gazetteer]
         return self._in_gazetteer[name]
 
-    def _positions(self, condition: TokenCondition) -> Iterable[int]:
+    def _positions(self, condition: TokenCondition) -> Iterable[int] | None:
+        """Where ``condition`` can hold, found by a lookup (None when no lookup narrows it: every form is tested)."""
         words = condition.text or condition.lower or condition.fold
         if words is not None:
             return (p for word in {fold(w) for w in words} for p in self.by_form.get(word, ()))
         if condition.gazetteers:
             return (p for name in condition.gazetteers for form in self._forms_in(name) for p in self.by_form[form])
-        # Cheap first cuts (a regular expression run by the re module, a shape looked up), the full test after.
-        if condition.regex is not None:
-            pattern = condition.regex
-            return [p for p, token in enumerate(self.tokens) if pattern.fullmatch(token.text)]
-        if condition.shape is not None:
-            return sorted({p for shape in condition.shape for p in self._shaped(shape)})
-        return range(len(self.tokens))
-
-    def _shaped(self, shape: str) -> list[int]:
-        if shape not in self._by_shape:
-            self._by_shape[shape] = [p for p, token in enumerate(self.tokens) if has_shape(token, shape)]
-        return self._by_shape[shape]
+        return None
 
     def candidates(self, conditions: Sequence[TokenCondition]) -> list[int]:
         """The positions, in order, whose token meets one of ``conditions``."""
@@ -176,12 +226,35 @@ class TokenIndex:
         return sorted(found)
 
     def _holding(self, condition: TokenCondition) -> list[int]:
-        # Rules share conditions (YAML anchors): each is tested once per note.
+        # Rules share conditions (YAML anchors): each is tested once per note, and once per distinct form.
         if condition not in self._holds:
-            self._holds[condition] = [
-                p for p in self._positions(condition) if holds(condition, self.tokens[p], self.gazetteers)
-            ]
+            positions = self._positions(condition)
+            if positions is None:
+                self._holds[condition] = self._holding_forms(condition)
+            else:
+                self._holds[condition] = [p for p in positions if self.holds(condition, p)]
         return self._holds[condition]
+
+    def _holding_forms(self, condition: TokenCondition) -> list[int]:
+        # Every distinct form of the note is looked up (the same loop as holds(), without a call per form).
+        answers = self.memo.answers(condition)
+        holding = []
+        for key, positions in self.by_key.items():
+            answer = answers.get(key)
+            if answer is None:
+                answer = answers[key] = holds(condition, self.tokens[positions[0]], self.gazetteers)
+            if answer:
+                holding.extend(positions)
+        holding.sort()
+        return holding
+
+    def reachable(self, anchor: Sequence[Reach]) -> set[int]:
+        """The starts from which one of ``anchor``'s conditions holds within its reach."""
+        starts: set[int] = set()
+        for condition, nearest, farthest in anchor:
+            for position in self._holding(condition):
+                starts.update(range(position - farthest, position - nearest + 1))
+        return starts
 
 
 class _Search:
@@ -191,19 +264,19 @@ class _Search:
         self.compiled = compiled
         self.rule = compiled.rule
         self.tokens = index.tokens
-        self.gazetteers = index.gazetteers
         self.first = 0
         self.index = index
 
     def matches(self) -> Iterator[RuleMatch]:
         position = 0
         # Most tokens start no match: only the positions where a match can begin are tried, and of those only the
-        # ones with the rule's anchor (a token it cannot do without, such as the '@' of an e-mail) in reach.
+        # ones with the rule's anchors (tokens it cannot do without, such as the '@' of an e-mail) in reach.
         starts = self.index.candidates(self.compiled.starters)
-        if self.compiled.anchor is not None:
-            condition, nearest, farthest = self.compiled.anchor
-            anchors = self.index.candidates([condition])
-            starts = [s for s in starts if _any_between(anchors, s + nearest, s + farthest)]
+        for anchor in self.compiled.anchors:
+            if not starts:
+                break
+            reachable = self.index.reachable(anchor)
+            starts = [start for start in starts if start in reachable]
         for start in starts:
             if start < position:
                 continue
@@ -247,7 +320,7 @@ class _Search:
         token = self.tokens[i]
         if i > self.first and token.new_line and not self.rule.cross_lines:
             return
-        if holds(element.condition, token, self.gazetteers):
+        if self.index.holds(element.condition, i):
             yield i + 1, (*consumed, (i, element, phi))
 
     def _phi_part(self, consumed: Consumed) -> tuple[int, int] | None:
@@ -261,11 +334,6 @@ class _Search:
         start = _group_edge(first_element, self.tokens[first_index], "start")
         end = _group_edge(last_element, self.tokens[last_index], "end")
         return (start, end) if start < end else None
-
-
-def _any_between(sorted_positions: list[int], low: int, high: int) -> bool:
-    index = bisect.bisect_left(sorted_positions, low)
-    return index < len(sorted_positions) and sorted_positions[index] <= high
 
 
 def _length_bounds(element: Element) -> tuple[int, int]:
@@ -285,30 +353,56 @@ def _selective(condition: TokenCondition) -> bool:
     return bool(condition.text or condition.lower or condition.fold or condition.gazetteers)
 
 
-def anchor(pattern: Sequence[Element]) -> tuple[TokenCondition, int, int] | None:
-    """A token every match needs after its first, found by a list lookup, and how many tokens after the start it
-    can stand: the first mandatory element with a ``text``/``lower``/``fold``/``in`` condition (None without one)."""
+def anchors(pattern: Sequence[Element]) -> tuple[tuple[Reach, ...], ...]:
+    """What every match needs after its first token, found by list lookups: one entry per mandatory element with a
+    ``text``/``lower``/``fold``/``in`` condition, or with alternatives that each have one (the entry then names one
+    condition per alternative, any of which will do).  A start is tried only where every entry is within reach."""
+    found = []
     nearest = farthest = 0
     for index, element in enumerate(pattern):
-        condition = element.condition
-        if index > 0 and condition is not None and element.low > 0 and _selective(condition):
-            return condition, nearest, farthest
+        if index > 0 and element.low > 0:
+            needed = _needed(element)
+            if needed:
+                found.append(tuple((condition, nearest + low, farthest + high) for condition, low, high in needed))
         low, high = _length_bounds(element)
         nearest, farthest = nearest + low, farthest + high
-    return None
+    return tuple(found)
+
+
+def _needed(element: Element) -> list[Reach]:
+    """Conditions one of which the first occurrence of a mandatory ``element`` must meet, with their reach from its
+    start (empty when some alternative has no selective condition that it must meet)."""
+    if element.condition is not None:
+        return [(element.condition, 0, 0)] if _selective(element.condition) else []
+    needed: list[Reach] = []
+    for alternative in element.alternatives:
+        # The last one an alternative must meet: its first is often a common word (the "de" of "de historia").
+        last: list[Reach] = []
+        nearest = farthest = 0
+        for nested in alternative:
+            if nested.low > 0:
+                inner = _needed(nested)
+                if inner:
+                    last = [(condition, nearest + low, farthest + high) for condition, low, high in inner]
+            low, high = _length_bounds(nested)
+            nearest, farthest = nearest + low, farthest + high
+        if not last:
+            return []
+        needed.extend(last)
+    return needed
 
 
 @dataclass(frozen=True)
 class CompiledRule:
-    """A rule with what the matcher works out once: where a match can start, and its anchor."""
+    """A rule with what the matcher works out once: where a match can start, and its anchors."""
 
     rule: Rule
     starters: tuple[TokenCondition, ...]
-    anchor: tuple[TokenCondition, int, int] | None
+    anchors: tuple[tuple[Reach, ...], ...]
 
     @classmethod
     def of(cls, rule: Rule) -> CompiledRule:
-        return cls(rule, tuple(starters(rule.pattern)), anchor(rule.pattern))
+        return cls(rule, tuple(starters(rule.pattern)), anchors(rule.pattern))
 
 
 def starters(pattern: Sequence[Element]) -> list[TokenCondition]:
@@ -347,9 +441,7 @@ def _group_edge(element: Element, token: TokenView, edge: str) -> int:
     return token.start + (match.start("phi") if edge == "start" else match.end("phi"))
 
 
-def find_matches(
-    rules: Sequence[CompiledRule], tokens: Sequence[TokenView], gazetteers: Mapping[str, Container[str]]
-) -> list[RuleMatch]:
+def find_matches(rules: Sequence[CompiledRule], tokens: Sequence[TokenView], memo: ConditionMemo) -> list[RuleMatch]:
     """Every match of every rule, in rule order (overlaps between rules are left to the caller)."""
-    index = TokenIndex(tokens, gazetteers)
+    index = TokenIndex(tokens, memo)
     return [match for rule in rules for match in _Search(rule, index).matches()]

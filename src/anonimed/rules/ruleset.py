@@ -12,7 +12,7 @@ import yaml
 from anonimed.document import Document, Span
 from anonimed.rules.gazetteers import BUILTINS, builtin, load_gazetteers
 from anonimed.rules.language import Rule, RuleError, parse_rules
-from anonimed.rules.matcher import CompiledRule, RuleMatch, Tagger, find_matches, token_views
+from anonimed.rules.matcher import CompiledRule, ConditionMemo, RuleMatch, Tagger, find_matches, token_views
 from anonimed.text.tokenize import Token
 
 SOURCE = "rules"
@@ -58,6 +58,7 @@ class RuleSet:
                 )
 
         self.compiled = [CompiledRule.of(rule) for rule in self.rules]
+        self._memo = ConditionMemo(self.gazetteers)
 
     def __len__(self) -> int:
         return len(self.rules)
@@ -71,7 +72,7 @@ class RuleSet:
 
     def matches(self, document: Document) -> list[RuleMatch]:
         """Every match of every rule, overlapping ones included (what per-rule evaluation looks at)."""
-        return find_matches(self.compiled, token_views(document.text, self.tagger), self.gazetteers)
+        return find_matches(self.compiled, token_views(document.text, self.tagger), self._memo)
 
     def detect(self, document: Document) -> list[Span]:
         return spans_of(self.matches(document))
