@@ -122,7 +122,7 @@ DEPARTMENTS_ES = (
     "Hospital de Día",
     "Digestivo",
 )
-DEPARTMENTS_CA = ("Urgències", "Servei d'Hematologia", "Cardiologia", "Medicina Interna", "Unitat d'Ictus", "UCI")
+DEPARTMENTS_CA = ("Urgències", "Hematologia", "Cardiologia", "Medicina Interna", "Neurologia", "Pneumologia")
 NEGATIVES_ES = (
     "Refiere dolor de cabeza opresivo que empeora con la exposición al sol.",
     "Presenta una lesión de color rosa pálido en el antebrazo, sin cambios.",
@@ -136,6 +136,8 @@ NEGATIVES_ES = (
 NEGATIVES_CA = (
     "Refereix mal de cap i cansament; s'inicia {drug}.",
     "Ingressa a càrrec de {dept} per descartar síndrome de {eponym}.",
+    "Valorat al Servei d'Urgències; CURS CLÍNIC sense incidències. Es reprèn el {drug}.",
+    "Seguiment a la Unitat d'Ictus i a consultes de {dept}.",
     "Presenta una taca de color rosa a l'avantbraç, sense canvis.",
     "Glasgow 15. Sense signes de {eponym}. Es manté el {drug}.",
     "Valorada per {dept}, que recomana seguiment ambulatori.",
@@ -151,15 +153,12 @@ def article_ca(name: str) -> str:
     return "el "
 
 
-def at_centre_ca(preposition: str, name: str) -> list[Piece]:
+def at_centre_ca(preposition: str, name: str, label: str = "") -> list[Piece]:
     """``a l'[Hospital X]``, ``al [CAP Y]``, ``de la [Clínica Z]``, ``del [CAP Y]``: the article stays outside."""
+    label = label or (CENTRE if name.startswith("CAP") else HOSPITAL)
     article = article_ca(name)
     if article == "el ":
-        return [
-            {"a": "al ", "de": "del ", "per": "pel "}[preposition],
-            (name, HOSPITAL if "CAP" not in name else CENTRE),
-        ]
-    label = CENTRE if name.startswith("CAP") else HOSPITAL
+        return [{"a": "al ", "de": "del ", "per": "pel "}[preposition], (name, label)]
     return [f"{preposition} {article}", (name, label)]
 
 
@@ -181,6 +180,25 @@ def kin(v: Values, catalan: bool, plural: bool = False) -> tuple[str, str, bool]
     return choice
 
 
+def of_ca(name: str) -> str:
+    """``de Montgat``, ``d'Alboraya``."""
+    return f"d'{name}" if name[:1].lower() in "aeiouhàèéíòóú" else f"de {name}"
+
+
+def upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def capitalised(pieces: list[Piece]) -> list[Piece]:
+    """The pieces with their first letter in capitals (a sentence's opening)."""
+    if not pieces:
+        return pieces
+    first = pieces[0]
+    if isinstance(first, str):
+        return [first[:1].upper() + first[1:], *pieces[1:]]
+    return [(first[0][:1].upper() + first[0][1:], first[1]), *pieces[1:]]
+
+
 def age_sex(v: Values, patient: Person, catalan: bool, age: int) -> list[Piece]:
     """``Mujer de 45 años``, ``varón de setenta y dos años``, ``Dona de 72 anys``, ``paciente de 34 años``."""
     if catalan:
@@ -199,7 +217,7 @@ def age_sex(v: Values, patient: Person, catalan: bool, age: int) -> list[Piece]:
     return [(sex, SEX), " de ", (age_text, AGE)]
 
 
-def living(v: Values, catalan: bool) -> list[Piece]:
+def living(v: Values, catalan: bool, patient: Person) -> list[Piece]:
     word, _, female = kin(v, catalan)
     relative = v.person(female=female, catalan=catalan).given.split()[0]
     if catalan:
@@ -235,8 +253,15 @@ def living(v: Values, catalan: bool) -> list[Piece]:
     if form == 2:
         plural = kin(v, False, plural=True)
         count = v.pick(("dos", "tres", "cuatro", "cinco"))
-        return ["Casado" if v.chance(0.5) else "Viuda", ", con ", (f"{count} {plural[1]}", RELATIVE), "."]
-    return ["Convive con su ", (word, RELATIVE), ", ", (relative, RELATIVE), ", que es su cuidadora principal."]
+        state = v.pick(("Casada", "Viuda", "Separada") if patient.female else ("Casado", "Viudo", "Divorciado"))
+        return [state, ", con ", (f"{count} {plural[1]}", RELATIVE), "."]
+    return [
+        "Convive con su ",
+        (word, RELATIVE),
+        ", ",
+        (relative, RELATIVE),
+        ", que es su " + ("cuidadora" if female else "cuidador") + " principal.",
+    ]
 
 
 def accompanied(v: Values, catalan: bool, patient: Person) -> list[Piece]:
@@ -245,8 +270,8 @@ def accompanied(v: Values, catalan: bool, patient: Person) -> list[Piece]:
     ending = "ada" if patient.female else "at"
     if catalan:
         if v.chance(0.5):
-            article = "la seva " if female else "el seu "
-            return [f"Ve acompany{ending} de {article}", (word, RELATIVE), "."]
+            article = "de la seva " if female else "del seu "
+            return [f"Ve acompany{ending} {article}", (word, RELATIVE), "."]
         own = "la seva " if female else "el seu "
         article, (given, _) = personal_ca(v, relative, female)
         if article == "l'":
@@ -361,14 +386,16 @@ def job(v: Values, catalan: bool, patient: Person) -> list[Piece]:
                 "Treballa com a ",
                 (work, JOB),
                 " ",
-                *labelled(at_centre_ca("a", f"Ajuntament de {town}"), OTHER),
+                *at_centre_ca("a", f"Ajuntament {of_ca(town)}", OTHER),
                 ".",
             ]
         return ["Treballa de ", (work, JOB), " a ", (employer, OTHER), "."]
     work = v.pick(v.sources.occupations) if v.sources.occupations else "camarero"
-    form = v.rng.randrange(3)
+    form = v.rng.randrange(4)
     if form == 0:
         return ["Trabaja como ", (work, JOB), " en ", (employer, OTHER), "."]
+    if form == 3:
+        return ["Es ", (work, JOB), " en el ", (f"Ayuntamiento de {v.town(False).name}", OTHER), "."]
     if form == 1:
         return ["Jubilad" + ("a" if patient.female else "o") + ", fue ", (work, JOB), " durante treinta años."]
     return ["De profesión ", (work, JOB), "."]
@@ -384,7 +411,13 @@ def relatives_history(v: Values, catalan: bool) -> list[Piece]:
     age = v.rng.randint(40, 85)
     if catalan:
         word = v.pick(("pare", "mare", "germà", "germana"))
-        return ["Antecedents familiars: ", (word, RELATIVE), " mort als ", (f"{age} anys", RELATIVE), " per IAM."]
+        return [
+            "Antecedents familiars: ",
+            (word, RELATIVE),
+            " morta als " if word in ("mare", "germana") else " mort als ",
+            (f"{age} anys", RELATIVE),
+            " per IAM.",
+        ]
     word = v.pick(("padre", "madre", "hermano", "hermana"))
     return [
         "Antecedentes familiares: ",

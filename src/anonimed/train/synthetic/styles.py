@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable
 
@@ -126,7 +127,7 @@ def _sentences(v: Values, count: int) -> list[str]:
 def narrativa(v: Values, b: Builder, patient: Person) -> None:
     age = v.age()
     body: list[list[Piece]] = [
-        f.living(v, False),
+        f.living(v, False, patient),
         f.accompanied(v, False, patient),
         f.referred(v, False, patient),
         f.job(v, False, patient),
@@ -142,33 +143,28 @@ def narrativa(v: Values, b: Builder, patient: Person) -> None:
         body.append(f.origin(v))
     if v.chance(0.4):
         body.append(f.informed(v, False, patient))
+    if v.chance(0.35):
+        title = v.pick(("la Sra. ", "Dña. ", "la señora ") if patient.female else ("el Sr. ", "D. ", "el señor "))
+        body.append([v.pick(("Se comenta el caso de ", "Valoramos a ")), title, (v.name_form(patient), NAME), "."])
     body += [[s] for s in _sentences(v, v.rng.randint(2, 5))]
     v.rng.shuffle(body)
     if v.chance(0.5):
         b(v.pick(("INFORME DE ALTA", "Nota de evolución", "EVOLUCIÓN", "Informe clínico")), "\n\n")
     b(
-        *f.age_sex(v, patient, False, age),
+        *f.capitalised(f.age_sex(v, patient, False, age)),
         v.pick((" con antecedentes de ", " que presenta ")),
         v.pick(("hipertensión arterial y dislipemia.", "EPOC y diabetes tipo 2.", "fibrilación auricular.")),
         "\n",
     )
     for number, sentence in enumerate(body):
         b(*sentence, "\n" if number % 3 == 2 or v.chance(0.2) else " ")
-    b(
-        "\n",
-        v.pick(("Alta ", "Se da de alta ")),
-        *f.date_phrase(v, False),
-        v.pick((".", ", con control por su MAP.")),
-        "\n",
-    )
+    day = v.date(10)
+    when = v.numeric_date(day) if v.chance(0.5) else v.word_date(day, False, year=v.chance(0.5))
+    b("\n", v.pick(("Alta el ", "Se da de alta el ", "Alta a domicilio el ")), (when, DATE))
+    b(v.pick((".", ", con control por su MAP.", " con seguimiento en consultas externas.")), "\n")
     name, female = f.doctor_name(v, False)
-    b(
-        v.pick(("Fdo.: ", "Firmado: ", "")),
-        f.doctor_title(v, female, False).strip().capitalize(),
-        " ",
-        (name, DOCTOR),
-        "\n",
-    )
+    title = v.pick(("Dra. ", "Dra ", "La doctora ")) if female else v.pick(("Dr. ", "Dr ", "El doctor "))
+    b(v.pick(("Fdo.: ", "Firmado: ", "")), title, (name, DOCTOR), "\n")
 
 
 def catala(v: Values, b: Builder, patient: Person) -> None:
@@ -189,7 +185,7 @@ def catala(v: Values, b: Builder, patient: Person) -> None:
         _key(v, b, v.pick(("Data d'ingrés", "Data", "Data de visita")), [(v.numeric_date(v.date()), DATE)])
     b("\n")
     body: list[list[Piece]] = [
-        f.living(v, True),
+        f.living(v, True, patient),
         f.accompanied(v, True, patient),
         f.referred(v, True, patient),
         f.job(v, True, patient),
@@ -199,12 +195,14 @@ def catala(v: Values, b: Builder, patient: Person) -> None:
         f.informed(v, True, patient),
     ]
     hospital = v.hospital(True)
-    body.append(["Prèviament estudiat ", *f.at_centre_ca("a", hospital), "."])
+    body.append(
+        ["Prèviament estudiada " if patient.female else "Prèviament estudiat ", *f.at_centre_ca("a", hospital), "."]
+    )
     body += [[v.pick(CATALAN_CLINICAL)] for _ in range(v.rng.randint(2, 4))]
     if v.chance(0.3):
         body += [[s] for s in _sentences(v, 1)]  # some notes mix Spanish and Catalan
     v.rng.shuffle(body)
-    b(*f.age_sex(v, patient, True, v.age()), ".\n")
+    b(*f.capitalised(f.age_sex(v, patient, True, v.age())), ".\n")
     if v.chance(0.5):
         b(v.pick(CATALAN_HEADINGS), "\n")
     for number, sentence in enumerate(body):
@@ -329,7 +327,10 @@ def radiologia(v: Values, b: Builder, patient: Person) -> None:
 
 def primaria(v: Values, b: Builder, patient: Person) -> None:
     age = v.age(2, 95)
-    sex = v.pick(("m", "mujer", "dona")) if patient.female else v.pick(("h", "varon", "home"))
+    if age < 14:
+        sex = v.pick(("niña", "nena")) if patient.female else v.pick(("niño", "nen"))
+    else:
+        sex = v.pick(("m", "mujer", "dona")) if patient.female else v.pick(("h", "varon", "home"))
     openers: list[list[Piece]] = [
         ["pac. de ", (f"{age}a", AGE), ", "],
         [(sex, SEX), " ", (f"{age} a", AGE), ". "],
@@ -354,7 +355,8 @@ def primaria(v: Values, b: Builder, patient: Person) -> None:
     if v.chance(0.5):
         parts.append(["vive en ", *f.address(v, v.chance(0.3), lower=True)])
     if v.chance(0.5):
-        parts.append([v.pick(("dni ", "nie ", "dni: ")), (v.dni().lower(), PATIENT_ID)])
+        dni = v.dni().lower()
+        parts.append([v.pick(("nie ", "nie: ")) if dni[0].isalpha() else v.pick(("dni ", "dni: ")), (dni, PATIENT_ID)])
     if v.chance(0.4):
         parts.append([v.pick(("nhc ", "nhc: ", "hc ")), (v.digits(6, 8), PATIENT_ID)])
     if v.chance(0.3):
@@ -382,6 +384,8 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
     upper_keys = v.chance(0.3)
     newline = upper_keys and v.chance(0.6)
     hospital, centre = v.hospital(False), v.centre(False)
+    age = v.age()
+    birth = v.today - dt.timedelta(days=365 * age + v.rng.randrange(360))
     title = (
         "SOLICITUD DE DERIVACIÓN",
         "CONSENTIMIENTO INFORMADO",
@@ -399,9 +403,9 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
         (v.pick(("Nº afiliación S.S.", "NASS")), [(v.nass(), INSURANCE)]),
         (v.pick(("Teléfono móvil", "Móvil", "Teléfono")), [(v.phone(prefix=v.chance(0.5)), PHONE)]),
         (v.pick(("Episodio", "Nº episodio")), [(v.digits(7, 10), EPISODE)]),
-        (v.pick(("Fecha de nacimiento", "F. nacimiento")), [(v.numeric_date(v.date(30000)), DATE)]),
+        (v.pick(("Fecha de nacimiento", "F. nacimiento")), [(v.numeric_date(birth), DATE)]),
         ("Sexo", [(v.pick(("Mujer", "M")) if patient.female else v.pick(("Hombre", "H")), SEX)]),
-        ("Edad", [(f"{v.age()} años", AGE)]),
+        ("Edad", [(f"{age} años", AGE)]),
         (v.pick(("Domicilio", "Dirección")), f.address(v, False)),
         ("Correo electrónico", [(v.email(patient), EMAIL)]),
     ]
@@ -417,15 +421,15 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
     if kind == 0:
         b(
             v.pick(("Estimado/a compañero/a:\n", "Estimada compañera:\n")),
-            "Remito a ",
-            "la paciente" if patient.female else "el paciente",
+            "Remito ",
+            "a la paciente" if patient.female else "al paciente",
             " para valoración por ",
             v.pick(f.DEPARTMENTS_ES),
             ". ",
             f.negative(v, False),
             "\n",
         )
-        b(*f.accompanied(v, False, patient), " ", *f.living(v, False), "\n")
+        b(*f.accompanied(v, False, patient), " ", *f.living(v, False, patient), "\n")
     elif kind == 1:
         b(
             "Yo, ",
@@ -443,19 +447,19 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
         b("En ", (v.town(False).name, PLACE), ", a ", (v.word_date(v.date(30), False, year=True), DATE), ".\n")
     elif kind == 2:
         b(
-            f.doctor_title(v, female, False).strip().capitalize(),
+            f.upper_first(f.doctor_title(v, female, False).strip()),
             " ",
             (name, DOCTOR),
-            ", colegiado nº ",
+            ", colegiada nº " if female else ", colegiado nº ",
             (v.licence(), LICENCE),
             ", certifica que ",
-            v.pick(("D. ", "Dña. ", "")),
+            v.pick(("Dña. ", "") if patient.female else ("D. ", "")),
             (patient.full, NAME),
             " ha sido atendid",
             "a" if patient.female else "o",
             " ",
             *f.date_phrase(v, False),
-            " en el ",
+            " en consultas de ",
             v.pick(f.DEPARTMENTS_ES),
             ".\n",
         )
