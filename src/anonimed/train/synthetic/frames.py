@@ -389,7 +389,8 @@ def job(v: Values, catalan: bool, patient: Person) -> list[Piece]:
                 *at_centre_ca("a", f"Ajuntament {of_ca(town)}", OTHER),
                 ".",
             ]
-        return ["Treballa de ", (work, JOB), " a ", (employer, OTHER), "."]
+        of = "d'" if work[0] in "aeiouàèéíòóú" else "de "
+        return [f"Treballa {of}", (work, JOB), " a ", (employer, OTHER), "."]
     work = v.pick(v.sources.occupations) if v.sources.occupations else "camarero"
     form = v.rng.randrange(4)
     if form == 0:

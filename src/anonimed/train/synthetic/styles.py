@@ -51,35 +51,68 @@ CATALAN_CLINICAL = (
 )
 CATALAN_HEADINGS = ("CURS CLÍNIC", "Motiu d'ingrés", "ANTECEDENTS", "Exploració", "Pla terapèutic", "Evolució")
 SPANISH_HEADINGS = ("Motivo de ingreso", "ANTECEDENTES", "Evolución", "EXPLORACIÓN FÍSICA", "Juicio clínico", "Plan")
-FINDINGS = (
-    "No se observan adenopatías mediastínicas ni hiliares de tamaño significativo.",
-    "Quiste renal izquierdo de 14 mm, Bosniak I.",
-    "Descenso de amígdalas cerebelosas compatible con malformación de Chiari tipo I.",
-    "Nódulo pulmonar de 5 mm en LSD; según criterios Fleischner no precisa seguimiento.",
-    "Lesión hipodensa hepática de 40 unidades Hounsfield, sugestiva de quiste simple.",
-    "Mamas de patrón fibroglandular disperso. Categoría BI-RADS 2.",
-    "Engrosamiento mural de íleon terminal sugestivo de enfermedad de Crohn.",
-    "Sin signos de sangrado intracraneal ni efecto de masa.",
-    "Derrame pleural derecho de pequeña cuantía.",
-    "Hígado de tamaño y ecoestructura normales. Vesícula alitiásica.",
-)
-FINDINGS_CA = (
-    "No s'observen adenopaties mediastíniques ni hiliars.",
-    "Quist renal dret de 12 mm, Bosniak II.",
-    "Mames de densitat heterogènia. BI-RADS 3.",
-    "Sense signes de sagnat intracranial. Línia mitjana centrada.",
-    "Fetge de mida normal, sense lesions focals.",
-)
+# Findings by body region, each region with an eponym or scale that is not PHI; studies name their region.
+FINDINGS: dict[str, tuple[str, ...]] = {
+    "chest": (
+        "No se observan adenopatías mediastínicas ni hiliares de tamaño significativo.",
+        "Nódulo pulmonar de 5 mm en LSD; según criterios Fleischner no precisa seguimiento.",
+        "Derrame pleural derecho de pequeña cuantía.",
+        "Sin condensaciones parenquimatosas. Silueta cardiaca normal.",
+    ),
+    "head": (
+        "Descenso de amígdalas cerebelosas compatible con malformación de Chiari tipo I.",
+        "Sin signos de sangrado intracraneal ni efecto de masa.",
+        "Lesiones de sustancia blanca periventricular, Fazekas 1.",
+        "Sistema ventricular de tamaño normal, línea media centrada.",
+    ),
+    "abdomen": (
+        "Quiste renal izquierdo de 14 mm, Bosniak I.",
+        "Lesión hipodensa hepática de 40 unidades Hounsfield, sugestiva de quiste simple.",
+        "Engrosamiento mural de íleon terminal sugestivo de enfermedad de Crohn.",
+        "Hígado de tamaño y ecoestructura normales. Vesícula alitiásica.",
+    ),
+    "breast": (
+        "Mamas de patrón fibroglandular disperso. Categoría BI-RADS 2.",
+        "No se identifican microcalcificaciones sospechosas. BI-RADS 1.",
+        "Ganglios axilares de morfología normal.",
+    ),
+}
+FINDINGS_CA: dict[str, tuple[str, ...]] = {
+    "chest": (
+        "No s'observen adenopaties mediastíniques ni hiliars.",
+        "Nòdul pulmonar de 4 mm; segons criteris Fleischner no cal seguiment.",
+        "Petit vessament pleural esquerre.",
+    ),
+    "head": (
+        "Sense signes de sagnat intracranial. Línia mitjana centrada.",
+        "Descens amigdalar compatible amb malformació de Chiari I.",
+        "Lesions de substància blanca, Fazekas 2.",
+    ),
+    "abdomen": (
+        "Quist renal dret de 12 mm, Bosniak II.",
+        "Fetge de mida normal, sense lesions focals.",
+        "Lesió hepàtica hipodensa de 10 UH (Hounsfield), quist simple.",
+    ),
+    "breast": ("Mames de densitat heterogènia. BI-RADS 3.", "Sense microcalcificacions sospitoses. BI-RADS 1."),
+}
 STUDIES = (
-    "TC DE TÓRAX CON CONTRASTE",
-    "RM CEREBRAL",
-    "ECOGRAFÍA ABDOMINAL",
-    "RX DE TÓRAX PA Y LATERAL",
-    "MAMOGRAFÍA BILATERAL",
-    "PET-TC",
-    "TC ABDOMINOPÉLVICO",
+    ("TC DE TÓRAX CON CONTRASTE", "chest"),
+    ("RX DE TÓRAX PA Y LATERAL", "chest"),
+    ("PET-TC", "chest"),
+    ("RM CEREBRAL", "head"),
+    ("TC CRANEAL SIN CONTRASTE", "head"),
+    ("ECOGRAFÍA ABDOMINAL", "abdomen"),
+    ("TC ABDOMINOPÉLVICO", "abdomen"),
+    ("MAMOGRAFÍA BILATERAL", "breast"),
 )
-STUDIES_CA = ("TC TORÀCIC AMB CONTRAST", "RM CRANIAL", "ECOGRAFIA ABDOMINAL", "MAMOGRAFIA BILATERAL", "RX DE TÒRAX")
+STUDIES_CA = (
+    ("TC TORÀCIC AMB CONTRAST", "chest"),
+    ("RX DE TÒRAX", "chest"),
+    ("RM CRANIAL", "head"),
+    ("ECOGRAFIA ABDOMINAL", "abdomen"),
+    ("MAMOGRAFIA BILATERAL", "breast"),
+)
+_EPONYMOUS = re.compile(r"Bosniak|Chiari|Fleischner|Hounsfield|BI-RADS|Crohn|Fazekas")
 PRIMARY = (
     "tos y mocos 3 dias",
     "afebril",
@@ -224,10 +257,17 @@ def radiologia(v: Values, b: Builder, patient: Person) -> None:
                 (hospital, HOSPITAL),
                 "\n",
                 "SERVICIO DE RADIODIAGNÓSTICO" if not catalan else "SERVEI DE RADIOLOGIA",
-                "\n\n",
+                "\n",
             ],
             case,
         )
+        if v.chance(0.4):
+            line: list[Piece] = [*f.address(v, catalan), "\n"]
+            if v.chance(0.6):
+                line += [v.pick(("Tel. ", "Tlf: ", "Telèfon: " if catalan else "Teléfono: ")), (v.phone(False), PHONE)]
+                line += ["\n"]
+            _write_pieces(b, line, case)
+        b("\n")
     keys: list[tuple[str, list[Piece]]] = (
         [
             ("PACIENT", _patient_name(v, patient)),
@@ -266,7 +306,9 @@ def radiologia(v: Values, b: Builder, patient: Person) -> None:
         ],
         case,
     )
-    _write_pieces(b, [v.pick(STUDIES_CA if catalan else STUDIES), "\n\n"], "upper")
+    study, region = v.pick(STUDIES_CA if catalan else STUDIES)
+    findings = (FINDINGS_CA if catalan else FINDINGS)[region]
+    _write_pieces(b, [study, "\n\n"], "upper")
     _write_pieces(
         b,
         [
@@ -281,9 +323,9 @@ def radiologia(v: Values, b: Builder, patient: Person) -> None:
         case,
     )
     _write_pieces(b, ["TROBALLES:\n" if catalan else v.pick(("HALLAZGOS:\n", "Hallazgos:\n", "INFORME:\n"))], case)
-    findings = FINDINGS_CA if catalan else FINDINGS
-    eponymous = [x for x in findings if re.search(r"Bosniak|Chiari|Fleischner|Hounsfield|BI-RADS|Crohn", x)]
-    chosen = [v.pick(eponymous), *v.rng.sample([x for x in findings if x not in eponymous], v.rng.randint(1, 3))]
+    eponymous = [x for x in findings if _EPONYMOUS.search(x)]
+    others = [x for x in findings if x not in eponymous]
+    chosen = [v.pick(eponymous), *v.rng.sample(others, min(len(others), v.rng.randint(1, 2)))]
     v.rng.shuffle(chosen)
     for finding in chosen:
         _write_pieces(b, [finding, "\n"], case)
@@ -302,7 +344,7 @@ def radiologia(v: Values, b: Builder, patient: Person) -> None:
         [
             "\n",
             "CONCLUSIÓ:\n" if catalan else v.pick(("CONCLUSIÓN:\n", "CONCLUSIÓN\n", "Impresión diagnóstica:\n")),
-            v.pick(FINDINGS_CA if catalan else FINDINGS),
+            v.pick(findings),
             "\n\n",
         ],
         case,
@@ -336,6 +378,13 @@ def primaria(v: Values, b: Builder, patient: Person) -> None:
         [(sex, SEX), " ", (f"{age} a", AGE), ". "],
         ["pac ", (sex, SEX), " de ", (f"{age} años", AGE), " "],
     ]
+    if v.chance(0.08):  # a few notes carry no PHI at all
+        for _ in range(v.rng.randint(3, 6)):
+            b(v.pick(PRIMARY + PRIMARY_CA), v.pick((". ", ", ", "\n", ".\n")))
+        b(f.negative(v, False).lower(), "\n")
+        return
+    if v.chance(0.15):
+        b(v.pick(("pac: ", "paciente: ", "")), (v.name_form(patient).lower(), NAME), "\n")
     b(
         *v.pick(openers),
         v.pick(("acude hoy,refiere ", "acude hoy por ", "ve avui per ", "consulta por ")),
@@ -346,6 +395,10 @@ def primaria(v: Values, b: Builder, patient: Person) -> None:
     parts.append([v.pick(PRIMARY_CA)])
     in_catalan = v.chance(0.4)
     word, _, female = f.kin(v, in_catalan)
+    if age < 16:  # a child comes with a parent or a grandparent
+        word, female = v.pick(
+            (("mare", True), ("pare", False), ("àvia", True)) if in_catalan else (("madre", True), ("padre", False))
+        )
     if in_catalan:
         parts.append(["ve amb la " if female else "ve amb el ", (word, RELATIVE)])
     else:
@@ -377,6 +430,9 @@ def primaria(v: Values, b: Builder, patient: Person) -> None:
     for part in parts:
         b(*part, v.pick((". ", ", ", "\n", " ", ".\n")))
     b("\n")
+    if v.chance(0.3):
+        name, female = f.doctor_name(v, v.chance(0.3))
+        b(v.pick(("mf: ", "dr", "fdo ")).replace("dr", "dra. " if female else "dr. "), (name.lower(), DOCTOR), "\n")
 
 
 def cabeceras(v: Values, b: Builder, patient: Person) -> None:
