@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from anonimed.text.gender import feminine_title
 from anonimed.train.synthetic.values import (
     AGE,
     CENTRE,
@@ -204,10 +205,18 @@ def age_sex(v: Values, patient: Person, catalan: bool, age: int) -> list[Piece]:
     if catalan:
         sex = v.pick(("dona", "Dona") if patient.female else ("home", "Home"))
         number = words_ca(age) if v.chance(0.3) else str(age)
+        number = number[:-1] + "un" if number == "u" or number.endswith("-u") else number
         unit = "anys"
     else:
         sex = v.pick(("mujer", "Mujer", "paciente mujer") if patient.female else ("varón", "Varón", "hombre"))
         number = words_es(age) if v.chance(0.3) else str(age)
+        number = (
+            "veintiún"
+            if number == "veintiuno"
+            else number.removesuffix("uno") + "un"
+            if number.endswith(" uno")
+            else number
+        )
         unit = v.pick(("años", "años", "a."))
     age_text = f"{number} {unit}"
     if sex.startswith("paciente "):
@@ -375,6 +384,21 @@ def address(v: Values, catalan: bool, lower: bool = False) -> list[Piece]:
     return pieces
 
 
+def occupation(v: Values, female: bool) -> str:
+    """A Spanish job title that agrees with the patient's sex (``anonimed.text.gender`` for the feminine)."""
+    if not v.sources.occupations:
+        return "camarera" if female else "camarero"
+    work = v.pick(v.sources.occupations)
+    if female:
+        return feminine_title(work)
+    for _ in range(8):
+        head = work.split()[0]
+        if not head.endswith("a") or head.endswith(("ista", "ía", "iatra", "ta")):
+            break
+        work = v.pick(v.sources.occupations)
+    return work
+
+
 def job(v: Values, catalan: bool, patient: Person) -> list[Piece]:
     surname = v.person(catalan=catalan).first
     employer = v.pick(COMPANIES_CA if catalan else COMPANIES).format(surname)
@@ -391,7 +415,7 @@ def job(v: Values, catalan: bool, patient: Person) -> list[Piece]:
             ]
         of = "d'" if work[0] in "aeiouàèéíòóú" else "de "
         return [f"Treballa {of}", (work, JOB), " a ", (employer, OTHER), "."]
-    work = v.pick(v.sources.occupations) if v.sources.occupations else "camarero"
+    work = occupation(v, patient.female)
     form = v.rng.randrange(4)
     if form == 0:
         return ["Trabaja como ", (work, JOB), " en ", (employer, OTHER), "."]

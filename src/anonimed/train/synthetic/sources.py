@@ -37,6 +37,12 @@ _RISKY = re.compile(
     re.IGNORECASE,
 )
 _INNER_CAPITAL = re.compile(r"(?<=[\s(\"'«“])[A-ZÁÉÍÓÚÑ][a-záéíóúñü]")
+# Occupation mentions that are a sector, a workplace or a phrase rather than a job title.
+_NOT_A_JOB = re.compile(
+    r"(?:trabaj|dedic|inicia|emple|profesi|jubil|paro|estudi|ama |labores|en |de |el |la |taller|sector|empresa|campo|"
+    r"industria|negocio|fábrica|tienda|oficina|construcción|hostelería|agricultura|ganadería|minería|limpieza|"
+    r"comercio|banca|sanidad|docencia|función)"
+)
 _SENTENCE = re.compile(r"(?<=[.])\s+(?=[A-ZÁÉÍÓÚ])")
 
 
@@ -173,9 +179,7 @@ def load_sources(data_dir: str) -> Sources:
         if row.get("label") == "PROFESION"
         and "PACIENTE" in row.get("referent_counts", "")
         and re.fullmatch(r"[a-záéíóúñü]+(?: [a-záéíóúñü]+){0,3}", row["mention"].strip())
-        and not re.match(
-            r"(?:trabaj|dedic|emple|profesi|jubil|paro|estudi|ama |labores|en |de |el |la )", row["mention"]
-        )
+        and not _NOT_A_JOB.match(row["mention"])
     ]
     return Sources(
         male=tuple(male),

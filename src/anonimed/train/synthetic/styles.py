@@ -178,7 +178,11 @@ def narrativa(v: Values, b: Builder, patient: Person) -> None:
         body.append(f.informed(v, False, patient))
     if v.chance(0.35):
         title = v.pick(("la Sra. ", "Dña. ", "la señora ") if patient.female else ("el Sr. ", "D. ", "el señor "))
-        body.append([v.pick(("Se comenta el caso de ", "Valoramos a ")), title, (v.name_form(patient), NAME), "."])
+        lead = v.pick(("Se comenta el caso de ", "Valoramos a "))
+        if title.startswith("el "):
+            lead = lead.removesuffix("de ") + "del " if lead.endswith("de ") else lead.removesuffix("a ") + "al "
+            title = title[3:]
+        body.append([lead, title, (v.name_form(patient, prose=True), NAME), "."])
     body += [[s] for s in _sentences(v, v.rng.randint(2, 5))]
     v.rng.shuffle(body)
     if v.chance(0.5):
@@ -415,7 +419,7 @@ def primaria(v: Values, b: Builder, patient: Person) -> None:
     if v.chance(0.3):
         parts.append(["cip ", (v.cip().lower(), PATIENT_ID)])
     if v.chance(0.4):
-        work = v.pick(v.sources.occupations) if v.sources.occupations else "camarero"
+        work = f.occupation(v, patient.female)
         parts.append(["trabaja de ", (work, JOB)])
     if v.chance(0.3):
         parts.append(["derivo a ", (v.hospital(False).lower(), HOSPITAL), " para valoracion"])
@@ -466,7 +470,7 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
         ("Correo electrónico", [(v.email(patient), EMAIL)]),
     ]
     if kind == 3:
-        work = v.pick(v.sources.occupations) if v.sources.occupations else "camarero"
+        work = f.occupation(v, patient.female)
         header += [("Empresa", [(v.pick(f.COMPANIES).format(v.person().first), OTHER)]), ("Ocupación", [(work, JOB)])]
     header = [h for h in header if v.chance(0.7)]
     v.rng.shuffle(header)

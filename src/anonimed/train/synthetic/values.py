@@ -196,9 +196,11 @@ class Values:
 
         return Person(given, surname(), surname(), female)
 
-    def name_form(self, person: Person) -> str:
-        """The many ways a note writes a name."""
+    def name_form(self, person: Person, prose: bool = False) -> str:
+        """The many ways a note writes a name (in running prose, only the forms prose uses)."""
         first_given = person.given.split()[0]
+        if prose:
+            return self.pick((person.full, f"{person.given} {person.first}", f"{first_given} {person.first}"))
         forms = (
             person.full,
             f"{person.given} {person.first}",
