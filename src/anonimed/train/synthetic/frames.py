@@ -61,22 +61,23 @@ KIN_CA = (
     ("nora", "", True),
     ("gendre", "", False),
 )
+# (masculine, feminine) Catalan job titles
 JOBS_CA = (
-    "paleta",
-    "mestra",
-    "infermera",
-    "administrativa",
-    "cambrer",
-    "pagès",
-    "electricista",
-    "perruquera",
-    "conductor d'autobús",
-    "comptable",
-    "dependenta",
-    "cuinera",
-    "fuster",
-    "mecànic",
-    "advocada",
+    ("paleta", "paleta"),
+    ("mestre", "mestra"),
+    ("infermer", "infermera"),
+    ("administratiu", "administrativa"),
+    ("cambrer", "cambrera"),
+    ("pagès", "pagesa"),
+    ("electricista", "electricista"),
+    ("perruquer", "perruquera"),
+    ("conductor d'autobús", "conductora d'autobús"),
+    ("comptable", "comptable"),
+    ("dependent", "dependenta"),
+    ("cuiner", "cuinera"),
+    ("fuster", "fustera"),
+    ("mecànic", "mecànica"),
+    ("advocat", "advocada"),
 )
 COMPANIES = ("Transportes {} S.L.", "Construcciones {} S.A.", "Talleres {}", "Supermercados {}", "Limpiezas {} S.L.")
 COMPANIES_CA = ("Transports {} S.L.", "Construccions {} S.A.", "Tallers {}", "Fusteria {}", "Forn {}")
@@ -138,7 +139,7 @@ NEGATIVES_CA = (
     "Refereix mal de cap i cansament; s'inicia {drug}.",
     "Ingressa a càrrec de {dept} per descartar síndrome de {eponym}.",
     "Valorat al Servei d'Urgències; CURS CLÍNIC sense incidències. Es reprèn el {drug}.",
-    "Seguiment a la Unitat d'Ictus i a consultes de {dept}.",
+    "Seguiment a la Unitat d'Ictus i a les consultes externes.",
     "Presenta una taca de color rosa a l'avantbraç, sense canvis.",
     "Glasgow 15. Sense signes de {eponym}. Es manté el {drug}.",
     "Valorada per {dept}, que recomana seguiment ambulatori.",
@@ -149,7 +150,7 @@ def article_ca(name: str) -> str:
     """The Catalan article of a centre: ``l'`` before a vowel or h, ``la`` before a feminine head, else ``el``."""
     if name[:1].lower() in "aeiouhàèéíòóú":
         return "l'"
-    if name.split()[0].lower() in ("clínica", "clinica", "fundació", "residència", "mútua", "policlínica"):
+    if name.split()[0].lower() in ("clínica", "clinica", "fundació", "residència", "mútua", "mutua", "policlínica"):
         return "la "
     return "el "
 
@@ -253,7 +254,11 @@ def living(v: Values, catalan: bool, patient: Person) -> list[Piece]:
         if form == 2:
             town = v.town(True)
             return ["Viu sol" + ("a" if v.chance(0.5) else "") + " a ", (town.name, PLACE), "."]
-        return ["Conviu amb la " if female else "Conviu amb el ", (word, RELATIVE), ", que fa de cuidador principal."]
+        return [
+            "Conviu amb la " if female else "Conviu amb el ",
+            (word, RELATIVE),
+            ", que fa de cuidador" + ("a" if female else "") + " principal.",
+        ]
     form = v.rng.randrange(4)
     if form == 0:
         return ["Vive con su ", (word, RELATIVE), " ", (relative, RELATIVE), "."]
@@ -403,7 +408,7 @@ def job(v: Values, catalan: bool, patient: Person) -> list[Piece]:
     surname = v.person(catalan=catalan).first
     employer = v.pick(COMPANIES_CA if catalan else COMPANIES).format(surname)
     if catalan:
-        work = v.pick(JOBS_CA)
+        work = v.pick(JOBS_CA)[1 if patient.female else 0]
         if v.chance(0.3):
             town = v.town(True).name
             return [
@@ -456,8 +461,8 @@ def relatives_history(v: Values, catalan: bool) -> list[Piece]:
 
 
 def informed(v: Values, catalan: bool, patient: Person) -> list[Piece]:
-    """A relative told about the patient: the kinship word that points at the patient is not PHI."""
-    word, _, female = kin(v, catalan)
+    """A son or daughter told about the patient: the kinship word that points at the patient is not PHI."""
+    word, female = v.pick((("filla", True), ("fill", False)) if catalan else (("hija", True), ("hijo", False)))
     if catalan:
         parent = "la seva mare" if patient.female else "el seu pare"
         ending = "ada" if patient.female else "at"

@@ -154,7 +154,7 @@ def _patient_name(v: Values, patient: Person) -> list[Piece]:
 
 
 def _sentences(v: Values, count: int) -> list[str]:
-    return [v.pick(v.sources.sentences) for _ in range(count)] if v.sources.sentences else []
+    return list(v.rng.sample(v.sources.sentences, min(count, len(v.sources.sentences))))
 
 
 def narrativa(v: Values, b: Builder, patient: Person) -> None:
@@ -235,7 +235,7 @@ def catala(v: Values, b: Builder, patient: Person) -> None:
     body.append(
         ["Prèviament estudiada " if patient.female else "Prèviament estudiat ", *f.at_centre_ca("a", hospital), "."]
     )
-    body += [[v.pick(CATALAN_CLINICAL)] for _ in range(v.rng.randint(2, 4))]
+    body += [[line] for line in v.rng.sample(CATALAN_CLINICAL, v.rng.randint(2, 4))]
     if v.chance(0.3):
         body += [[s] for s in _sentences(v, 1)]  # some notes mix Spanish and Catalan
     v.rng.shuffle(body)
@@ -446,6 +446,7 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
     hospital, centre = v.hospital(False), v.centre(False)
     age = v.age()
     birth = v.today - dt.timedelta(days=365 * age + v.rng.randrange(360))
+    dni, licence = v.dni(), v.licence()
     title = (
         "SOLICITUD DE DERIVACIÓN",
         "CONSENTIMIENTO INFORMADO",
@@ -459,7 +460,7 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
         (v.pick(("Nombre y apellidos", "Paciente", "Nombre del paciente")), _patient_name(v, patient)),
         ("NHC", [(v.digits(6, 8), PATIENT_ID)]),
         (v.pick(("CIP", "Tarjeta sanitaria", "CIP autonómico")), [(v.cip(), PATIENT_ID)]),
-        (v.pick(("DNI/NIE", "DNI", "NIF")), [(v.dni(), PATIENT_ID)]),
+        (v.pick(("DNI/NIE", "DNI", "NIF")), [(dni, PATIENT_ID)]),
         (v.pick(("Nº afiliación S.S.", "NASS")), [(v.nass(), INSURANCE)]),
         (v.pick(("Teléfono móvil", "Móvil", "Teléfono")), [(v.phone(prefix=v.chance(0.5)), PHONE)]),
         (v.pick(("Episodio", "Nº episodio")), [(v.digits(7, 10), EPISODE)]),
@@ -496,7 +497,7 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
             v.pick(("D./Dña. ", "D. " if not patient.female else "Dña. ", "")),
             (patient.full, NAME),
             ", con DNI ",
-            (v.dni(), PATIENT_ID),
+            (dni, PATIENT_ID),
             ", autorizo a ",
             f.doctor_title(v, female, False).lower(),
             (name, DOCTOR),
@@ -511,7 +512,7 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
             " ",
             (name, DOCTOR),
             ", colegiada nº " if female else ", colegiado nº ",
-            (v.licence(), LICENCE),
+            (licence, LICENCE),
             ", certifica que ",
             v.pick(("Dña. ", "") if patient.female else ("D. ", "")),
             (patient.full, NAME),
@@ -519,8 +520,10 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
             "a" if patient.female else "o",
             " ",
             *f.date_phrase(v, False),
-            " en consultas de ",
-            v.pick(f.DEPARTMENTS_ES),
+            " en el ",
+            v.pick(
+                ("Servicio de Urgencias", "Hospital de Día", "Servicio de Cardiología", "Servicio de Traumatología")
+            ),
             ".\n",
         )
     else:
@@ -535,7 +538,7 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
     signature: list[tuple[str, list[Piece]]] = [
         (v.pick(("Médico", "Facultativo", "Firma del médico")), [(name, DOCTOR)]),
         ("Cargo del médico", [v.pick(("Médico Adjunto", "Médico de Familia", "Jefe de Servicio", "MIR"))]),
-        (v.pick(("Nº colegiado", "Núm. col.")), [(v.licence(), LICENCE)]),
+        (v.pick(("Nº colegiado", "Núm. col.")), [(licence, LICENCE)]),
     ]
     if v.chance(0.3):
         signature.append(("Fax", [(v.phone(mobile=False), FAX)]))
