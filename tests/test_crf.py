@@ -8,7 +8,7 @@ import pytest
 
 from anonimed.detect.crf import CrfDetector, CrfSettings, train_crf
 from anonimed.detect.features import FeatureConfig, FeatureExtractor
-from anonimed.document import Document
+from anonimed.document import Document, Span
 from anonimed.formats.brat import read_brat_dir
 from anonimed.text.tokenize import tokenize
 
@@ -38,6 +38,25 @@ def test_neighbours_lend_their_features_with_an_offset() -> None:
     features = features_of("Rivera")
     assert {"-1:w=:", "-2:w=apellidos", "+1:w=bueno", "+2:w=."} <= set(features)
     assert "bi+=w=rivera|w=bueno" in features
+
+
+def test_neighbour_features_in_a_fixed_order_and_padding_past_the_edges() -> None:
+    """Models are trained on these lists: a token's own features, then its neighbours' offset by offset (each
+    neighbour's hint after its word features), the bigrams last; a note shorter than the window is padded."""
+    text = "Dr. Ana"
+    hint = Span(4, 7, "NOMBRE_PERSONAL_SANITARIO", source="patterns")
+    config = FeatureConfig(window=4, word_frequency=False, name_lists=False, layout=False)
+    dr, dot, ana = FeatureExtractor(config).features(text, tokenize(text), [hint])
+    pad = ["-4:PAD", "-3:PAD"]
+    assert dr == ["bias", "w=dr", "sh=Xx", "T", "len=2", *pad, "-2:PAD", "-1:PAD", "+1:w=.", "+1:P"] + [
+        "+2:w=ana", "+2:sh=Xxx", "+2:T", "+2:pt=S-NOMBRE_PERSONAL_SANITARIO", "+3:PAD", "+4:PAD", "bi+=w=dr|w=."
+    ]  # fmt: skip
+    assert dot == ["bias", "w=.", "P", *pad, "-2:PAD", "-1:w=dr", "-1:sh=Xx", "-1:T", "+1:w=ana", "+1:sh=Xxx"] + [
+        "+1:T", "+1:pt=S-NOMBRE_PERSONAL_SANITARIO", "+2:PAD", "+3:PAD", "+4:PAD", "bi-=w=dr|w=.", "bi+=w=.|w=ana"
+    ]  # fmt: skip
+    assert ana == ["bias", "w=ana", "sh=Xxx", "T", "len=3", "pt=S-NOMBRE_PERSONAL_SANITARIO", *pad, "-2:w=dr"] + [
+        "-2:sh=Xx", "-2:T", "-1:w=.", "-1:P", "+1:PAD", "+2:PAD", "+3:PAD", "+4:PAD", "bi-=w=.|w=ana"
+    ]  # fmt: skip
 
 
 def test_capitalised_runs_bridge_name_connectors() -> None:

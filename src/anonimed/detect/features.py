@@ -11,6 +11,7 @@ file of the model folder.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from abc import ABC, abstractmethod
@@ -147,21 +148,26 @@ class FeatureExtractor:
             for feats, tag in zip(own, hint_tags):
                 if tag != "O":
                     feats.append(f"pt={tag}")
+        # The neighbours' features, one column per offset (a column lists, for each token, what its neighbour at that
+        # offset lends it, or the padding past the note's edge), added column by column: no index arithmetic per token.
         count = len(tokens)
+        for offset in self._offsets:
+            padding = (self._padding[offset],)
+            lent = [word_lent[offset] for _, word_lent in lexical]
+            if hint_tags is not None:
+                for neighbour, tag in enumerate(hint_tags):
+                    if tag != "O":
+                        lent[neighbour] = (*lent[neighbour], f"{offset:+d}:pt={tag}")
+            if offset < 0:
+                column = [padding] * min(-offset, count) + lent[: max(count + offset, 0)]
+            else:
+                column = lent[offset:] + [padding] * min(offset, count)
+            for feats, extra in zip(own, column):
+                feats.extend(extra)
         words = [word_own[0] for word_own, _ in lexical]
-        for index, feats in enumerate(own):
-            for offset in self._offsets:
-                neighbour = index + offset
-                if 0 <= neighbour < count:
-                    feats.extend(lexical[neighbour][1][offset])
-                    if hint_tags is not None and hint_tags[neighbour] != "O":
-                        feats.append(f"{offset:+d}:pt={hint_tags[neighbour]}")
-                else:
-                    feats.append(self._padding[offset])
-            if index > 0:
-                feats.append(f"bi-={words[index - 1]}|{words[index]}")
-            if index + 1 < count:
-                feats.append(f"bi+={words[index]}|{words[index + 1]}")
+        for index, (first, second) in enumerate(itertools.pairwise(words)):
+            own[index + 1].append(f"bi-={first}|{second}")
+            own[index].append(f"bi+={first}|{second}")
         return own
 
 
