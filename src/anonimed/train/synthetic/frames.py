@@ -114,26 +114,26 @@ DRUGS = (
     "amoxicilina",
 )
 DEPARTMENTS_ES = (
-    "Servicio de Urgencias",
-    "Unidad de Ictus",
+    "el Servicio de Urgencias",
+    "la Unidad de Ictus",
     "Cardiología",
     "Medicina Interna",
     "Neumología",
-    "Unidad de Cuidados Intensivos",
+    "la Unidad de Cuidados Intensivos",
     "Traumatología",
-    "Hospital de Día",
+    "el Hospital de Día",
     "Digestivo",
 )
 DEPARTMENTS_CA = ("Urgències", "Hematologia", "Cardiologia", "Medicina Interna", "Neurologia", "Pneumologia")
 NEGATIVES_ES = (
     "Refiere dolor de cabeza opresivo que empeora con la exposición al sol.",
     "Presenta una lesión de color rosa pálido en el antebrazo, sin cambios.",
-    "Acude por tos seca y febrícula; en el {dept} se pautó {drug}.",
+    "Acude por tos seca y febrícula; en {dept} se pautó {drug}.",
     "Vive una vida activa; valorado previamente en {dept} por sospecha de enfermedad de {eponym}.",
     "Glasgow 15/15. Sin signos de {eponym}. Se mantiene {drug}.",
     "Presenta la piel morena por el sol, sin lesiones sospechosas.",
     "Comenta que se siente como un rey desde que toma {drug}.",
-    "Control en consultas de {dept}; descartada enfermedad de {eponym}.",
+    "Control en {dept}; descartada enfermedad de {eponym}.",
 )
 NEGATIVES_CA = (
     "Refereix mal de cap i cansament; s'inicia {drug}.",
