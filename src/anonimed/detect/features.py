@@ -141,8 +141,8 @@ class FeatureExtractor:
         lexical = [self._lexical(t.text) for t in tokens]
         own = [["bias", *word_own] for word_own, _ in lexical]
         if self.config.layout:
-            for feats, extra in zip(own, _layout_features(text, tokens)):
-                feats.extend(extra)
+            for feats, layout in zip(own, _layout_features(text, tokens)):
+                feats.extend(layout)
         hint_tags = spans_to_tags(tokens, hints, "BIOES") if self.config.hints and hints else None
         if hint_tags is not None:
             for feats, tag in zip(own, hint_tags):
@@ -162,8 +162,8 @@ class FeatureExtractor:
                 column = [padding] * min(-offset, count) + lent[: max(count + offset, 0)]
             else:
                 column = lent[offset:] + [padding] * min(offset, count)
-            for feats, extra in zip(own, column):
-                feats.extend(extra)
+            for feats, neighbour_features in zip(own, column):
+                feats.extend(neighbour_features)
         words = [word_own[0] for word_own, _ in lexical]
         for index, (first, second) in enumerate(itertools.pairwise(words)):
             own[index + 1].append(f"bi-={first}|{second}")
