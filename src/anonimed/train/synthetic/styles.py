@@ -143,9 +143,13 @@ def _write_pieces(b: Builder, pieces: list[Piece], case: str = "") -> None:
 
 def _key(v: Values, b: Builder, key: str, value: list[Piece], case: str = "", newline: bool = False) -> None:
     """``Key: value`` or, with ``newline``, the key alone on its line and the value below it."""
-    separator = "\n" if newline else v.pick((": ", ": ", ":  ", " ", ".: ", ":\t"))
+    if not v.separator or v.chance(0.1):  # one layout a note, now and then another line's own
+        v.separator = v.pick((": ", ": ", ":  ", " ", ".: ", ":\t", " | ", "  "))
+    separator = "\n" if newline else v.separator
     if key.endswith(".") and separator.startswith("."):
         separator = separator[1:]
+    if separator in (" | ", "  "):  # the left column of a table
+        key = f"{key:<24}"
     _write_pieces(b, [key.rstrip(":") + (":" if newline and v.chance(0.7) else "") + separator, *value, "\n"], case)
 
 
@@ -440,18 +444,20 @@ def primaria(v: Values, b: Builder, patient: Person) -> None:
 
 
 def cabeceras(v: Values, b: Builder, patient: Person) -> None:
-    kind = v.rng.randrange(4)
+    kind = v.rng.randrange(5)
     upper_keys = v.chance(0.3)
     newline = upper_keys and v.chance(0.6)
     hospital, centre = v.hospital(False), v.centre(False)
     age = v.age()
     birth = v.today - dt.timedelta(days=365 * age + v.rng.randrange(360))
     dni, licence = v.dni(), v.licence()
+    phone_key = v.pick(("Teléfono móvil", "Móvil", "Teléfono"))
     title = (
         "SOLICITUD DE DERIVACIÓN",
         "CONSENTIMIENTO INFORMADO",
         "CERTIFICADO MÉDICO",
         "PARTE DE INCAPACIDAD TEMPORAL",
+        "SOLICITUD DE PRUEBAS COMPLEMENTARIAS",
     )[kind]
     b(title, "\n\n")
     header: list[tuple[str, list[Piece]]] = [
@@ -462,7 +468,7 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
         (v.pick(("CIP", "Tarjeta sanitaria", "CIP autonómico")), [(v.cip(), PATIENT_ID)]),
         (v.pick(("DNI/NIE", "DNI", "NIF")), [(dni, PATIENT_ID)]),
         (v.pick(("Nº afiliación S.S.", "NASS")), [(v.nass(), INSURANCE)]),
-        (v.pick(("Teléfono móvil", "Móvil", "Teléfono")), [(v.phone(prefix=v.chance(0.5)), PHONE)]),
+        (phone_key, [(v.phone(mobile=phone_key != "Teléfono" or None, prefix=v.chance(0.5)), PHONE)]),
         (v.pick(("Episodio", "Nº episodio")), [(v.digits(7, 10), EPISODE)]),
         (v.pick(("Fecha de nacimiento", "F. nacimiento")), [(v.numeric_date(birth), DATE)]),
         ("Sexo", [(v.pick(("Mujer", "M")) if patient.female else v.pick(("Hombre", "H")), SEX)]),
@@ -526,6 +532,10 @@ def cabeceras(v: Values, b: Builder, patient: Person) -> None:
             ),
             ".\n",
         )
+    elif kind == 4:
+        b(v.pick(("Prueba solicitada: ", "Exploración: ")), v.pick(STUDIES)[0].capitalize(), "\n")
+        b("Prioridad: ", v.pick(("preferente", "normal", "urgente")), ". ", f.negative(v, False), "\n")
+        b(*f.capitalised(f.age_sex(v, patient, False, age)), ", ", *f.date_phrase(v, False), " acude a consulta.\n")
     else:
         b(
             "Diagnóstico: lumbalgia mecánica. ",

@@ -167,6 +167,7 @@ class Values:
     sources: Sources
     catalan: bool
     today: dt.date = field(init=False)
+    separator: str = ""  # the note's usual separator between a key and its value
 
     def __post_init__(self) -> None:
         self.today = dt.date(2018, 1, 1) + dt.timedelta(days=self.rng.randrange(2900))
