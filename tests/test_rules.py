@@ -383,3 +383,17 @@ def test_the_condition_memo_is_bounded() -> None:
     alone = ConditionMemo(rules.gazetteers)
     find_matches(rules.compiled, notes[-1], alone)
     assert len(memo) == len(alone) > 100  # dropped when the last note began, then filled by that note alone
+
+
+def test_a_memo_shared_by_threads_gives_the_same_matches() -> None:
+    """A service detects in several threads with one rule set: a memo emptied by one thread while another is in the
+    middle of a note changes no match."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rules = load_rules("default")
+    notes = [token_views(document.text) for document in read_brat_dir(STYLES)][:24]
+    alone = [find_matches(rules.compiled, views, ConditionMemo(rules.gazetteers)) for views in notes]
+    shared = ConditionMemo(rules.gazetteers, limit=50)
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda views: find_matches(rules.compiled, views, shared), notes * 3))
+    assert together == alone * 3

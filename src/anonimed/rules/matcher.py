@@ -156,7 +156,8 @@ class ConditionMemo:
         self._answers: dict[int, tuple[TokenCondition, dict[str, bool]]] = {}
 
     def __len__(self) -> int:
-        return sum(len(answers) for _, answers in self._answers.values())
+        # A copy of the entries: another thread may add one meanwhile (a service detects in several threads).
+        return sum(len(answers) for _, answers in list(self._answers.values()))
 
     def start_note(self) -> None:
         if len(self) > self.limit:
