@@ -7,21 +7,37 @@ those examples, and each holds for the annotated notes (a test applies them to M
 
 - **no span crosses a line break**: a line ends a value (``67539363R`` + newline + ``Fecha``); the span keeps its
   first line;
-- **a street has the shape of one**: a street span holds a street type (``calle``, ``c/``, ``carrer``, ``avda.``) or
-  ``s/n``, or a capitalised word (``Irunlarrea, 3``), or, when longer than four words, is made of capitalised words
-  (859 of the 862 gold streets of MEDDOCAN train: the others are e-mail addresses filed as streets); Catalan prose,
+- **a street has the shape of one**: a street span holds a street type (``calle``, ``c/``, ``carrer``, ``avda.``; a
+  word of its own, not the ``c`` of ``hba1c``) or ``s/n``, or a capitalised word (``Irunlarrea, 3``), or, when longer
+  than four words, is made of capitalised words (859 of the 862 gold streets of MEDDOCAN train: the others are e-mail
+  addresses filed as streets); and it is not a sentence: three common lower-case words that name nothing a list
+  knows make one (``c/ madre x fiebre … y rechazo de tomas``, where ``c/`` is ``con``). Catalan prose,
   ``ta 150/85,sat 88`` or a lab result is not a street;
 - **a person's name holds no function word**: it ends before ``por``, ``para``, ``con``, ``que``… (``SE COMUNICA
   AL DR. GALINDO POR TELÉFONO``: the name is ``GALINDO``);
 - **a phone number keeps its country code** (``+34 676 902 118``, not ``676 902 118``);
+- **a number is made of digits**: a phone, fax or identifier other than the patient's (whose type MEDDOCAN also gives
+  to descriptions: ``raza blanca``, ``lactante``) holds a digit, and ends before a word glued to it by a full stop
+  (``45128876k.ve x dolor``: the word after is prose);
+- **a bracket closes what it opened**: a span that runs past a closing bracket it did not open ends before it
+  (``hija (Puri) tlf``: ``Puri``);
 - **a key is layout**: a span that starts a line and is followed by a colon is the line's key, not its value;
 - **a sentence's first word is not a name or a place** when it runs on into a lower-case word (``Refereix dolor``,
   ``Truca la filla``) and no list of names or places knows it;
-- **a heading is not a name or a place**: a line in capitals that a span fills, with no word that a list of names or
-  places knows (``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``);
+- **a heading is not a name or a place**: a line in capitals that a span fills (its colon or full stop aside), with no
+  word that a list of names or places knows (``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``, ``URG PEDIATRIA.``);
 - **prose in lower case is not a name or a place**: in a note that capitalises its names elsewhere, a lower-case
   word of four letters or more that no list knows (``firmo el presente``, ``a efectos de su empresa``); in a note
   written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``).
+
+- **a column ends a value**: three spaces or a table's ``|`` end a span as a line break does
+  (``MARÍA DEL CARMEN FERNÁNDEZ SUÁREZ   NHC``);
+- **hours are not hospitals**: ``h.`` after a number is the hour (``90 mg/24 h. Ticagrelor``, ``A LAS 06:30 H.``);
+- **a title, a department or a job is not a name or a place**: a span whose words are all titles (``la Sra``,
+  ``con el Dr``) or departments (``Hematología``, ``Urgències``, ``Cirugía General``); a person whose words are all
+  common words that no list of names knows (``Médico de Familia``, ``Facultativo Especialista de Área``, ``Pacient``);
+  an article or preposition in lower case before a name is not part of it (``la Roser`` → ``Roser``);
+- **a street without a street type is a name with a number**, not a sentence (``Tolera dieta blanda. Refiere``).
 
 Centres (``Hospital del Mar``) and relatives (``su esposa``) are made of common words by nature and are left alone.
 """
@@ -34,8 +50,16 @@ from functools import cache
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
+from anonimed.rules.language import fold
 
 PHONE_TYPES = frozenset({"NUMERO_TELEFONO", "NUMERO_FAX"})
+# Types whose values are numbers or codes; ID_SUJETO_ASISTENCIA is not one (MEDDOCAN gives it to ``raza blanca``).
+NUMBER_TYPES = PHONE_TYPES | frozenset(
+    {"ID_CONTACTO_ASISTENCIAL", "ID_ASEGURAMIENTO", "ID_TITULACION_PERSONAL_SANITARIO", "ID_EMPLEO_PERSONAL_SANITARIO"}
+    | {"NUMERO_BENEF_PLAN_SALUD", "IDENTIF_VEHICULOS_NRSERIE_PLACAS", "IDENTIF_DISPOSITIVOS_NRSERIE"}
+    | {"IDENTIF_BIOMETRICOS", "OTRO_NUMERO_IDENTIF"}
+)
+CODE_TYPES = NUMBER_TYPES | {"ID_SUJETO_ASISTENCIA"}
 # A country code right before a number: +34, 0034, (+34), (34).
 _COUNTRY_CODE = re.compile(r"(?<![\w+])(?:\+\d{1,3}|00\d{1,3}|\(\+?\d{1,4}\))[ \t.-]?$")
 PERSON_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"})
@@ -44,6 +68,35 @@ STREET = "CALLE"
 # Zipf frequency (wordfreq) from which a word is a common word of Spanish or Catalan.
 COMMON_WORD = 3.5
 _WORD = re.compile(r"[^\W\d_]+")
+_ALPHANUMERIC = re.compile(r"[^\W_]+")
+# A word glued to a code by a full stop, in lower case: the sentence after it (``45128876k.ve``).
+_GLUED_WORD = re.compile(r"\.[a-zà-ÿ]{2,}$")
+# Three spaces or a table's bar: a column break, which ends a value as a line break does.
+_COLUMN_BREAK = re.compile(r"[ \t]{3,}|\t|[ \t]*\|")
+# "h." right after a number or a time: the hour, not a hospital (``24 h. Ticagrelor``, ``06:30 H.``).
+_HOUR_BEFORE = re.compile(r"\d[ \t]*$")
+# Titles before a name, in Spanish and Catalan, never names themselves.
+_TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona dña señor señora senyor senyora".split())
+# Articles and prepositions that may stand before a name but are not part of it in lower case (``la Roser``,
+# ``en Quim``, ``con el Dr``).
+_LEADING_FUNCTION_WORDS = frozenset("el la los las en na a al con de del per amb ya".split())
+# Departments and specialties (``Cardiología``, ``Urgències``, ``Cirugía General``, ``NEUROPEDIATRIA``).
+_DEPARTMENT_WORD = re.compile(
+    r"(?:\w*(?:logia|iatria|grafia|cirugia|cirurgia|terapia)|urgencias|urgencies|medicina|interna|general|intensiva"
+    r"|intensius|anestesia|anestesiologia|reanimacion|reanimacio|familia|familiar|comunitaria|pediatrica|infantil"
+    r"|neonatologia|obstetricia|ginecologia|nefrologia|hematologia|oncologia|radiodiagnostico|radiodiagnostic"
+    r"|rehabilitacion|rehabilitacio|guardia|servicio|servei|unidad|unitat)"
+)
+# Who someone is in a hospital, not their name (with the job titles of :func:`anonimed.rules.gazetteers.occupations`).
+_ROLE_WORDS = frozenset(
+    "medico medica metge metgessa facultativo facultativa especialista adjunto adjunta residente resident jefe jefa cap"
+    " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
+    " llevadora supervisor supervisora coordinador coordinadora firma firmado signat".split()
+)
+# Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
+_SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
+# Common lower-case words from which a span is a sentence, not a street.
+_STREET_PROSE = 3
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
 _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
@@ -54,7 +107,7 @@ _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".sp
 @cache
 def _known_words() -> frozenset[str]:
     """Given names, surnames, provinces, their capitals, regions and countries that Faker ships, folded to lower
-    case: words that may name someone or somewhere even when they are common words (``Rosa``, ``León``)."""
+    case without accents: words that may name someone or somewhere even when they are common words (``Rosa``, ``León``)."""
     from anonimed.transform.surrogates import pools
     from anonimed.transform.surrogates.places import provinces
 
@@ -62,7 +115,7 @@ def _known_words() -> frozenset[str]:
     names = [*pools.given_name_genders(), *pools.surnames().values, *pools.regions(), *pools.countries().values]
     names += [place for pair in provinces().values() for place in pair]
     for name in names:
-        words.update(word.lower() for word in _WORD.findall(name))
+        words.update(fold(word) for word in _WORD.findall(name))
     return frozenset(words)
 
 
@@ -71,7 +124,7 @@ def _own_words(text: str) -> list[str]:
 
 
 def _known(word: str) -> bool:
-    return word.lower() in _known_words()
+    return fold(word) in _known_words()
 
 
 def _opens_a_clause(text: str, span: Span) -> bool:
@@ -105,7 +158,7 @@ def _heading(text: str, span: Span) -> bool:
     that a list knows: ``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``."""
     line_start = text.rfind("\n", 0, span.start) + 1
     line_end = text.find("\n", span.end)
-    line = text[line_start : line_end if line_end >= 0 else len(text)].strip().rstrip(":").strip()
+    line = text[line_start : line_end if line_end >= 0 else len(text)].strip().rstrip(":.").strip()
     covered = text[span.start : span.end]
     words = _own_words(covered)
     return line == covered and covered.isupper() and bool(words) and not any(_known(w) for w in words)
@@ -120,15 +173,20 @@ def _capitalises_names(text: str) -> bool:
 
 def _street_shaped(covered: str) -> bool:
     """Whether a street span looks like one (see the module docstring)."""
-    from anonimed.rules.gazetteers import street_types
-    from anonimed.rules.language import fold
+    from anonimed.rules.gazetteers import CommonWords, street_types
 
     words = _WORD.findall(covered)
-    if re.search(r"(?i)\bs/n\b", covered) or any(fold(w) in street_types() for w in words):
+    common = CommonWords()
+    sentence = [w for w in _own_words(covered) if w.islower() and len(w) >= 4 and w in common and not _known(w)]
+    if len([w for w in sentence if fold(w) not in street_types()]) >= _STREET_PROSE:
+        return False
+    if re.search(r"(?i)\bs/n\b", covered) or any(fold(w) in street_types() for w in _ALPHANUMERIC.findall(covered)):
         return True
     capitalised = [w for w in words if w[0].isupper()]
     if len(words) <= 4:
-        return bool(capitalised)
+        # A name and a number (Irunlarrea, 3), or capitalised words: not a sentence with a capital (Tolera dieta).
+        prose = [w for w in words if w.islower() and len(w) >= 3 and w not in _PARTICLES]
+        return bool(capitalised) and (any(c.isdigit() for c in covered) or not prose)
     prose = [w for w in words if w.islower() and len(w) >= 4 and w not in _PARTICLES]
     return len(capitalised) >= 2 and not prose
 
@@ -152,6 +210,84 @@ def _name_part(text: str, span: Span) -> Span | None:
     return span
 
 
+def _code_part(text: str, span: Span) -> Span | None:
+    """A number or code holds a digit (see :data:`NUMBER_TYPES`), and ends before a lower-case word glued to it by a
+    full stop (``45128876k.ve``)."""
+    covered = text[span.start : span.end]
+    glued = _GLUED_WORD.search(covered)
+    if glued is not None:
+        covered = covered[: glued.start()]
+    if span.label in NUMBER_TYPES and not any(c.isdigit() for c in covered):
+        return None
+    return Span(span.start, span.start + len(covered), span.label, span.score, span.source) if covered else None
+
+
+def _within_brackets(text: str, span: Span) -> Span | None:
+    """A span ends before a closing bracket it did not open (``Puri) tlf`` → ``Puri``)."""
+    depth = 0
+    for offset in range(span.start, span.end):
+        char = text[offset]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                end = span.start + len(text[span.start : offset].rstrip(" \t,;:-"))
+                return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+            depth -= 1
+    return span
+
+
+def _first_column(text: str, span: Span) -> Span | None:
+    """A span ends at a column break (three spaces, a tab, a table's bar), as at a line break."""
+    covered = text[span.start : span.end]
+    found = _COLUMN_BREAK.search(covered.strip())
+    if found is None:
+        return span
+    end = span.start + (len(covered) - len(covered.lstrip())) + found.start()
+    return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+
+
+def _without_leading_function_words(text: str, span: Span) -> Span | None:
+    """A name or a place without the lower-case articles and prepositions it starts with (``la Roser`` → ``Roser``);
+    none when nothing else is left (``el``, ``ya``)."""
+    start = span.start
+    while True:
+        match = _WORD.match(text, start, span.end)
+        if match is None or match.group() not in _LEADING_FUNCTION_WORDS:
+            break
+        rest = re.compile(r"[ \t]+|'|’").match(text, match.end(), span.end)
+        if rest is None:
+            if match.end() == span.end:
+                return None
+            break
+        start = rest.end()
+    return span if start == span.start else Span(start, span.end, span.label, span.score, span.source)
+
+
+def _title_or_department(covered: str) -> bool:
+    """Words that are all titles (``Sra``, ``Dr``) or department words (``Cirugía General``): no name, no place."""
+    words = [fold(w) for w in _own_words(covered)]
+    return bool(words) and all(w in _TITLE_WORDS or _DEPARTMENT_WORD.fullmatch(w) for w in words)
+
+
+def _job_title(covered: str) -> bool:
+    """A person's span made of words of jobs, roles and departments, none a name that a list knows (``Médico de
+    Familia``, ``Facultativo Especialista de Área``, ``Pacient``, ``Radiòloga``)."""
+    from anonimed.rules.gazetteers import occupations
+
+    words = [fold(w) for w in _own_words(covered)]
+    roles = occupations() | _ROLE_WORDS
+    return bool(words) and all(
+        (w in roles or _DEPARTMENT_WORD.fullmatch(w) or _SPECIALIST.fullmatch(w)) and w not in _known_words()
+        for w in words
+    )
+
+
+def _hour(text: str, span: Span) -> bool:
+    """A hospital span that opens with ``h.`` right after a number: the hour (``24 h. Ticagrelor``)."""
+    return text[span.start : span.start + 2].lower() == "h." and _HOUR_BEFORE.search(text, 0, span.start) is not None
+
+
 def _first_line(text: str, span: Span) -> Span | None:
     covered = text[span.start : span.end]
     cut = min((covered.find(c) for c in "\n\r\u2028\u2029\x0b\x0c" if c in covered), default=-1)
@@ -172,6 +308,14 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
     kept = []
     for original in spans:
         span = _first_line(text, original)
+        if span is not None:
+            span = _first_column(text, span)
+        if span is not None and span.label in PERSON_TYPES | PLACE_TYPES and span.label != STREET:
+            span = _without_leading_function_words(text, span)
+        if span is not None and span.label not in PHONE_TYPES:  # (93) 412 00 00: a fax's area code opens none
+            span = _within_brackets(text, span)
+        if span is not None and span.label in CODE_TYPES:
+            span = _code_part(text, span)
         if span is not None and span.label in PERSON_TYPES:
             span = _name_part(text, span)
         if span is not None and span.label in PHONE_TYPES:
@@ -182,6 +326,12 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
         if span.label == STREET and not _street_shaped(covered):
             continue
         if span.label in PERSON_TYPES | PLACE_TYPES and (_opens_a_clause(text, span) or _heading(text, span)):
+            continue
+        if span.label in PERSON_TYPES | PLACE_TYPES and _title_or_department(covered):
+            continue
+        if span.label in PERSON_TYPES and _job_title(covered):
+            continue
+        if span.label == "HOSPITAL" and _hour(text, span):
             continue
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
         if (
