@@ -223,3 +223,22 @@ def test_gold_spans_of_the_styles_set_are_plausible() -> None:
     )
     assert total > 1000
     assert changed / total < 0.01
+
+
+def test_a_code_is_whole_and_a_phone_number_has_its_nine_digits() -> None:
+    text = "CIP ARCALA780915013. CIPA: nhc-150679. NHC HUBU-0193847. Truqueu-la (636 554 218)."
+    found = plausible(
+        text,
+        [
+            Span(*spans_of(text, ("780915013", "NUMERO_TELEFONO"))[0]),
+            Span(*spans_of(text, ("150679", "ID_SUJETO_ASISTENCIA"))[0]),
+            Span(*spans_of(text, ("0193847", "ID_SUJETO_ASISTENCIA"))[0]),
+            Span(*spans_of(text, ("554 218", "NUMERO_TELEFONO"))[0]),
+        ],
+    )
+    assert [(text[s.start : s.end], s.label) for s in found] == [
+        ("ARCALA780915013", "ID_SUJETO_ASISTENCIA"),  # a phone number has no letters
+        ("150679", "ID_SUJETO_ASISTENCIA"),  # the key glued to it is not part of it
+        ("HUBU-0193847", "ID_SUJETO_ASISTENCIA"),
+        ("636 554 218", "NUMERO_TELEFONO"),
+    ]

@@ -15,7 +15,11 @@ those examples, and each holds for the annotated notes (a test applies them to M
   ``ta 150/85,sat 88`` or a lab result is not a street;
 - **a person's name holds no function word**: it ends before ``por``, ``para``, ``con``, ``que``… (``SE COMUNICA
   AL DR. GALINDO POR TELÉFONO``: the name is ``GALINDO``);
-- **a phone number keeps its country code** (``+34 676 902 118``, not ``676 902 118``);
+- **a phone number is whole**: it keeps its country code (``+34 676 902 118``, not ``676 902 118``) and the groups of
+  digits next to it up to nine (``(636 554 218)``, not ``554 218``);
+- **a code is whole**: a number or code that starts or ends inside a run of letters and digits covers the run
+  (``ARCALA780915013``, not ``780915013``; a key glued by a hyphen, ``nhc-150679``, stays out), and a "phone number"
+  with letters in it is the patient's identifier;
 - **a number is made of digits**: a phone, fax or identifier other than the patient's (whose type MEDDOCAN also gives
   to descriptions: ``raza blanca``, ``lactante``) holds a digit, and ends before a word glued to it by a full stop
   (``45128876k.ve x dolor``: the word after is prose);
@@ -60,6 +64,10 @@ NUMBER_TYPES = PHONE_TYPES | frozenset(
     | {"IDENTIF_BIOMETRICOS", "OTRO_NUMERO_IDENTIF"}
 )
 CODE_TYPES = NUMBER_TYPES | {"ID_SUJETO_ASISTENCIA"}
+# Digits of a Spanish phone number, and a group of its digits right before or after a part of it.
+_PHONE_DIGITS = 9
+_GROUP_BEFORE = re.compile(r"(?<![\w/.,+-])\d{2,4}[ .-]$")
+_GROUP_AFTER = re.compile(r"[ .-]\d{2,4}(?![\w/]|[.,-]?\d)")
 # A country code right before a number: +34, 0034, (+34), (34).
 _COUNTRY_CODE = re.compile(r"(?<![\w+])(?:\+\d{1,3}|00\d{1,3}|\(\+?\d{1,4}\))[ \t.-]?$")
 PERSON_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"})
@@ -95,6 +103,8 @@ _ROLE_WORDS = frozenset(
 )
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
+# The key of an identifier, glued to it by a hyphen or a slash (``nhc-150679``).
+_GLUED_KEY = re.compile(r"(?i)(?:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]")
 # Common lower-case words from which a span is a sentence, not a street.
 _STREET_PROSE = 3
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
@@ -191,6 +201,22 @@ def _street_shaped(covered: str) -> bool:
     return len(capitalised) >= 2 and not prose
 
 
+def _whole_phone(text: str, span: Span) -> Span:
+    """A phone number of fewer than nine digits takes the groups of digits written right before or after it
+    (``(636 554 218)``, not ``554 218``), up to nine."""
+    start, end = span.start, span.end
+    while sum(c.isdigit() for c in text[start:end]) < _PHONE_DIGITS:
+        before = _GROUP_BEFORE.search(text, max(0, start - 6), start)
+        after = _GROUP_AFTER.match(text, end)
+        if before is not None and sum(c.isdigit() for c in text[before.start() : end]) <= _PHONE_DIGITS:
+            start = before.start()
+        elif after is not None and sum(c.isdigit() for c in text[start : after.end()]) <= _PHONE_DIGITS:
+            end = after.end()
+        else:
+            break
+    return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
+
+
 def _with_country_code(text: str, span: Span) -> Span:
     """A phone number keeps the country code written before it (``+34 676 902 118``, ``(0034) 93…``)."""
     if span.start > 0 and text[span.start - 1] == "+" and text[span.start : span.start + 1].isdigit():
@@ -220,6 +246,37 @@ def _code_part(text: str, span: Span) -> Span | None:
     if span.label in NUMBER_TYPES and not any(c.isdigit() for c in covered):
         return None
     return Span(span.start, span.start + len(covered), span.label, span.score, span.source) if covered else None
+
+
+def _whole_code(text: str, span: Span) -> Span:
+    """A number or code that starts or ends inside a run of letters and digits covers the whole run
+    (``ARCALA780915013``, not ``780915013``); a "phone number" with letters in it is the patient's identifier."""
+    start, end = span.start, span.end
+    if text[start].isalnum():
+        while start > 0 and (text[start - 1].isalnum() or _code_joint(text, start - 1)):
+            start -= 1
+    if text[end - 1].isalnum():
+        while end < len(text) and (text[end].isalnum() or _code_joint(text, end)):
+            end += 1
+    key = _GLUED_KEY.match(text, start, span.start)
+    if key is not None:  # nhc-150679: the key glued to the number is not part of it
+        start = key.end()
+    if (start, end) == (span.start, span.end):
+        return span
+    label = span.label
+    if label in PHONE_TYPES and any(c.isalpha() for c in text[start:end]):
+        label = "ID_SUJETO_ASISTENCIA"
+    return Span(start, end, label, span.score, span.source)
+
+
+def _code_joint(text: str, offset: int) -> bool:
+    """A hyphen or slash between letters or digits joins the parts of one code (``HUBU-0193847``, ``30/10448721/59``)."""
+    return (
+        text[offset] in "-/"
+        and 0 < offset < len(text) - 1
+        and text[offset - 1].isalnum()
+        and text[offset + 1].isalnum()
+    )
 
 
 def _within_brackets(text: str, span: Span) -> Span | None:
@@ -315,11 +372,11 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
         if span is not None and span.label not in PHONE_TYPES:  # (93) 412 00 00: a fax's area code opens none
             span = _within_brackets(text, span)
         if span is not None and span.label in CODE_TYPES:
-            span = _code_part(text, span)
+            span = _code_part(text, _whole_code(text, span))
         if span is not None and span.label in PERSON_TYPES:
             span = _name_part(text, span)
         if span is not None and span.label in PHONE_TYPES:
-            span = _with_country_code(text, span)
+            span = _with_country_code(text, _whole_phone(text, span))
         if span is None or _is_key(text, span):
             continue
         covered = text[span.start : span.end]
