@@ -104,6 +104,21 @@ rules:
     ]
 
 
+def test_the_towns_gazetteer_knows_towns_not_generic_words() -> None:
+    from anonimed.rules.gazetteers import towns
+
+    known = towns()
+    assert {"calatayud", "sabadell", "getafe", "mataro", "olot", "benidorm"} <= known
+    assert not {"san", "sant", "la", "de", "real", "nueva", "urgencias", "hospital"} & known
+
+
+def test_the_shipped_rules_find_a_known_town_after_a_preposition_only() -> None:
+    rules = load_rules("default")
+    text = "Vive con su marido en Calatayud. Nació en Santiago de Compostela. Síndrome de Tolosa-Hunt. Ingresa en UCI."
+    assert ("TERRITORIO", "Calatayud") in found(rules, text)
+    assert all(value not in {"Compostela", "Tolosa", "UCI"} for _, value in found(rules, text))
+
+
 def test_gazetteers_from_a_file_a_csv_column_and_builtin(tmp_path: Path) -> None:
     (tmp_path / "towns.txt").write_text("# towns\nSant Boi\nTàrrega\n", encoding="utf-8")
     (tmp_path / "centres.csv").write_text("name,kind\nDelicias,cs\n", encoding="utf-8")

