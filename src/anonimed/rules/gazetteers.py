@@ -139,7 +139,7 @@ BUILTINS: Mapping[str, Callable[[], Container[str]]] = {
     "regions": regions,
     "countries": countries,
     "street_types": street_types,
-    "towns": towns,
+    "spanish_towns": towns,
     "occupations": occupations,
     "common_words": CommonWords,
 }
