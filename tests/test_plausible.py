@@ -242,3 +242,15 @@ def test_a_code_is_whole_and_a_phone_number_has_its_nine_digits() -> None:
         ("HUBU-0193847", "ID_SUJETO_ASISTENCIA"),
         ("636 554 218", "NUMERO_TELEFONO"),
     ]
+
+
+def test_a_run_of_prose_is_no_place_even_when_a_known_town_closes_it() -> None:
+    text = "pac. 34a.\nabstinencia hasta fin de tto.info sobre prep en el centro de its de valencia.\nvive en valencia."
+    prose = spans_of(
+        text, ("abstinencia hasta fin de tto.info sobre prep en el centro de its de valencia", "TERRITORIO")
+    )
+    town = spans_of(text, ("vive en valencia", "TERRITORIO"))[0]
+    found = kept(text, *prose, (town[0] + 8, town[1], "TERRITORIO"))
+    assert found == ["valencia"]
+    text = "notificacion a salud publica.estudio de contactos"
+    assert kept(text, (0, len(text), "TERRITORIO")) == []

@@ -41,7 +41,9 @@ those examples, and each holds for the annotated notes (a test applies them to M
   ``con el Dr``) or departments (``Hematología``, ``Urgències``, ``Cirugía General``); a person whose words are all
   common words that no list of names knows (``Médico de Familia``, ``Facultativo Especialista de Área``, ``Pacient``);
   an article or preposition in lower case before a name is not part of it (``la Roser`` → ``Roser``);
-- **a street without a street type is a name with a number**, not a sentence (``Tolera dieta blanda. Refiere``).
+- **a street without a street type is a name with a number**, not a sentence (``Tolera dieta blanda. Refiere``);
+- **a span is no longer than the longest of its type** in the annotated notes (six words for a town, seven for a
+  patient's name): a longer one is a run of prose.
 
 Centres (``Hospital del Mar``) and relatives (``su esposa``) are made of common words by nature and are left alone.
 """
@@ -105,6 +107,19 @@ _ROLE_WORDS = frozenset(
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
 # The key of an identifier, glued to it by a hyphen or a slash (``nhc-150679``).
 _GLUED_KEY = re.compile(r"(?i)(?:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]")
+# Common lower-case words from which a lower-case name or place is a sentence.
+_SENTENCE_WORDS = 3
+# The most words a span of each type holds (the longest gold spans of MEDDOCAN train and dev and of the styles set:
+# Colonia Valle de las palmas Huixquilucan, Jose Luis Del Castillo Pardo de Vera); a longer one is a run of prose.
+_MOST_WORDS = {
+    "TERRITORIO": 6,
+    "PAIS": 4,
+    "NOMBRE_SUJETO_ASISTENCIA": 7,
+    "NOMBRE_PERSONAL_SANITARIO": 8,
+    "SEXO_SUJETO_ASISTENCIA": 3,
+    "EDAD_SUJETO_ASISTENCIA": 7,
+    "PROFESION": 8,
+}
 # Common lower-case words from which a span is a sentence, not a street.
 _STREET_PROSE = 3
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
@@ -157,12 +172,18 @@ def _lower_case_prose(covered: str) -> bool:
 
 def _common_prose(covered: str) -> bool:
     """Lower-case words of which none names anyone or anywhere that a list knows and one at least is a common word
-    (``se recomienda q``, ``cardiologia de guardia``): prose, in a note written all in lower case."""
+    (``se recomienda q``, ``cardiologia de guardia``), or three common words at least: prose, in a note written all in
+    lower case."""
     from anonimed.rules.gazetteers import CommonWords
 
     words = _own_words(covered)
     common = CommonWords()
-    return covered.islower() and not any(_known(w) for w in words) and any(w in common for w in words)
+    if not covered.islower():
+        return False
+    # Three common words that name nothing make a sentence even when a known name closes it (… en el centro de
+    # its de valencia).
+    sentence = [w for w in words if len(w) >= 4 and w in common and not _known(w)]
+    return len(sentence) >= _SENTENCE_WORDS or (not any(_known(w) for w in words) and any(w in common for w in words))
 
 
 def _heading(text: str, span: Span) -> bool:
@@ -382,6 +403,8 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
         if span is None or _is_key(text, span):
             continue
         covered = text[span.start : span.end]
+        if len(_ALPHANUMERIC.findall(covered)) > _MOST_WORDS.get(span.label, len(covered)):
+            continue
         if span.label == STREET and not _street_shaped(covered):
             continue
         if span.label in PERSON_TYPES | PLACE_TYPES and (_opens_a_clause(text, span) or _heading(text, span)):

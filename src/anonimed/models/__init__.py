@@ -99,7 +99,8 @@ def load_model_dir(directory: str | Path, vote: str | None = None, plain: bool =
     if rules:
         from anonimed.rules import with_rules
 
-        detector = with_rules(detector, rules)
+        # The rules' spans go through the same checks (a rule's match may run on into a glued word: 45128876k.ve).
+        detector = PlausibleSpans(with_rules(detector, rules))
     return detector
 
 
