@@ -254,3 +254,26 @@ def test_a_run_of_prose_is_no_place_even_when_a_known_town_closes_it() -> None:
     assert found == ["valencia"]
     text = "notificacion a salud publica.estudio de contactos"
     assert kept(text, (0, len(text), "TERRITORIO")) == []
+
+
+def test_a_spaced_dash_ends_a_name_or_a_date_and_a_time_holds_no_age() -> None:
+    text = "DRA. CLARA MIRALLES - NEUROPEDIATRIA\n14/01 - Tercer dia. FECHA: 16/08/2025 03:12 H. Nena de 3.240 g."
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("CLARA MIRALLES - NEUROPEDIATRIA", "NOMBRE_PERSONAL_SANITARIO"),
+            ("14/01 - Tercer", "FECHAS"),
+            ("12", "EDAD_SUJETO_ASISTENCIA"),
+            ("3", "EDAD_SUJETO_ASISTENCIA"),
+        ),
+    )
+    assert found == ["CLARA MIRALLES", "14/01"]
+    street = "Ctra. Torrevieja - San Miguel de Salinas"
+    assert kept(street, (0, len(street), "CALLE")) == [street]
+
+
+def test_a_department_is_no_place() -> None:
+    text = "Seguimiento en la Unidad de Melanoma. Vive en Olot."
+    found = kept(text, *spans_of(text, ("Unidad de Melanoma", "TERRITORIO"), ("Olot", "TERRITORIO")))
+    assert found == ["Olot"]

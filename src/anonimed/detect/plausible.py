@@ -38,10 +38,12 @@ those examples, and each holds for the annotated notes (a test applies them to M
   (``MARÍA DEL CARMEN FERNÁNDEZ SUÁREZ   NHC``);
 - **hours are not hospitals**: ``h.`` after a number is the hour (``90 mg/24 h. Ticagrelor``, ``A LAS 06:30 H.``);
 - **a title, a department or a job is not a name or a place**: a span whose words are all titles (``la Sra``,
-  ``con el Dr``) or departments (``Hematología``, ``Urgències``, ``Cirugía General``); a person whose words are all
+  ``con el Dr``) or departments (``Hematología``, ``Urgències``, ``Cirugía General``, ``Unidad de Melanoma``); a person whose words are all
   common words that no list of names knows (``Médico de Familia``, ``Facultativo Especialista de Área``, ``Pacient``);
   an article or preposition in lower case before a name is not part of it (``la Roser`` → ``Roser``);
 - **a street without a street type is a name with a number**, not a sentence (``Tolera dieta blanda. Refiere``);
+- **a dash between spaces ends a name or a date** (``DRA. CLARA MIRALLES - NEUROPEDIATRIA``, ``14/01 - Tercer dia``);
+- **an age is not part of a time or a decimal** (``03:12 H``, ``3.240 g``);
 - **a span is no longer than the longest of its type** in the annotated notes (six words for a town, seven for a
   patient's name): a longer one is a run of prose.
 
@@ -51,7 +53,7 @@ Centres (``Hospital del Mar``) and relatives (``su esposa``) are made of common 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from anonimed.detect.base import Detector
@@ -120,6 +122,12 @@ _MOST_WORDS = {
     "EDAD_SUJETO_ASISTENCIA": 7,
     "PROFESION": 8,
 }
+# A dash between spaces: two values side by side (DRA. CLARA MIRALLES - NEUROPEDIATRIA).
+_SPACED_DASH = re.compile(r"\s+[-–—]\s+")
+# Head words of a department's name (Unidad de Melanoma, Servei de Cardiologia, Salud Pública).
+_DEPARTMENT_HEADS = frozenset(
+    "unidad unitat servicio servei seccion seccio planta consulta consultas consultes".split()
+)
 # Common lower-case words from which a span is a sentence, not a street.
 _STREET_PROSE = 3
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
@@ -368,6 +376,29 @@ def _hour(text: str, span: Span) -> bool:
     return text[span.start : span.start + 2].lower() == "h." and _HOUR_BEFORE.search(text, 0, span.start) is not None
 
 
+def _before_a_spaced_dash(text: str, span: Span) -> Span | None:
+    """A name or a date ends before a dash between spaces, which joins two values (``DRA. CLARA MIRALLES -
+    NEUROPEDIATRIA``, ``14/01 - Tercer dia``); streets and centres may hold one (``Ctra. Torrevieja - San Miguel de
+    Salinas``, ``Hospital Clínico Universitario - Hospital Gil Casares``)."""
+    found = _SPACED_DASH.search(text, span.start, span.end)
+    if found is None or found.start() == span.start:
+        return span
+    return Span(span.start, found.start(), span.label, span.score, span.source)
+
+
+def _department_head(covered: str) -> bool:
+    """A name that opens with the head word of a department (``Unidad de Melanoma``, ``Servei de Cardiologia``)."""
+    words = _own_words(covered)
+    return bool(words) and fold(words[0]) in _DEPARTMENT_HEADS
+
+
+def _inside_a_number(text: str, span: Span) -> bool:
+    """An age that is part of a time or a decimal number (``03:12 H``, ``3.240 g``)."""
+    before = text[max(0, span.start - 2) : span.start]
+    after = text[span.end : span.end + 2]
+    return bool(re.fullmatch(r"\d[:.,]", before) or re.fullmatch(r"[:.,]\d", after))
+
+
 def _first_line(text: str, span: Span) -> Span | None:
     covered = text[span.start : span.end]
     cut = min((covered.find(c) for c in "\n\r\u2028\u2029\x0b\x0c" if c in covered), default=-1)
@@ -382,47 +413,60 @@ def _is_key(text: str, span: Span) -> bool:
     return not text[line_start : span.start].strip() and re.match(r"[ \t]*:", text[span.end :]) is not None
 
 
+_NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
+# The changes to a span's bounds, in order: (whether it applies to a label, the change).
+_RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
+    (lambda label: True, _first_line),
+    (lambda label: True, _first_column),
+    (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
+    (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
+    (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
+    (lambda label: label in CODE_TYPES, lambda text, span: _code_part(text, _whole_code(text, span))),
+    (lambda label: label in PERSON_TYPES, _name_part),
+    (lambda label: label in PHONE_TYPES, lambda text, span: _with_country_code(text, _whole_phone(text, span))),
+)
+
+
+def _reshaped(text: str, span: Span | None) -> Span | None:
+    """``span`` cut or grown to the value it can be (first line, first column, whole code, whole phone number...)."""
+    for applies, reshape in _RESHAPES:
+        if span is None:
+            return None
+        if applies(span.label):
+            span = reshape(text, span)
+    return span
+
+
+def _implausible(text: str, span: Span, capitalised: bool) -> bool:
+    """Whether ``span`` cannot be PHI (see the module docstring); ``capitalised``: whether the note capitalises names."""
+    label, covered = span.label, text[span.start : span.end]
+    names_or_places = label in PERSON_TYPES | PLACE_TYPES
+    return (
+        _is_key(text, span)
+        or len(_ALPHANUMERIC.findall(covered)) > _MOST_WORDS.get(label, len(covered))
+        or (label == STREET and not _street_shaped(covered))
+        or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
+        or (names_or_places and (_title_or_department(covered) or _department_head(covered)))
+        or (label in PERSON_TYPES and _job_title(covered))
+        or (label == "HOSPITAL" and _hour(text, span))
+        or (label == "EDAD_SUJETO_ASISTENCIA" and _inside_a_number(text, span))
+        # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
+        or (
+            names_or_places
+            and label != STREET
+            and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
+        )
+    )
+
+
 def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` without those that cannot be PHI (see the module docstring), cut at their first line break."""
     capitalised = _capitalises_names(text)
     kept = []
     for original in spans:
-        span = _first_line(text, original)
-        if span is not None:
-            span = _first_column(text, span)
-        if span is not None and span.label in PERSON_TYPES | PLACE_TYPES and span.label != STREET:
-            span = _without_leading_function_words(text, span)
-        if span is not None and span.label not in PHONE_TYPES:  # (93) 412 00 00: a fax's area code opens none
-            span = _within_brackets(text, span)
-        if span is not None and span.label in CODE_TYPES:
-            span = _code_part(text, _whole_code(text, span))
-        if span is not None and span.label in PERSON_TYPES:
-            span = _name_part(text, span)
-        if span is not None and span.label in PHONE_TYPES:
-            span = _with_country_code(text, _whole_phone(text, span))
-        if span is None or _is_key(text, span):
-            continue
-        covered = text[span.start : span.end]
-        if len(_ALPHANUMERIC.findall(covered)) > _MOST_WORDS.get(span.label, len(covered)):
-            continue
-        if span.label == STREET and not _street_shaped(covered):
-            continue
-        if span.label in PERSON_TYPES | PLACE_TYPES and (_opens_a_clause(text, span) or _heading(text, span)):
-            continue
-        if span.label in PERSON_TYPES | PLACE_TYPES and _title_or_department(covered):
-            continue
-        if span.label in PERSON_TYPES and _job_title(covered):
-            continue
-        if span.label == "HOSPITAL" and _hour(text, span):
-            continue
-        # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
-        if (
-            span.label != STREET
-            and span.label in PERSON_TYPES | PLACE_TYPES
-            and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
-        ):
-            continue
-        kept.append(span)
+        span = _reshaped(text, original)
+        if span is not None and not _implausible(text, span, capitalised):
+            kept.append(span)
     return kept
 
 
