@@ -38,8 +38,9 @@ those examples, and each holds for the annotated notes (a test applies them to M
   (``MARÍA DEL CARMEN FERNÁNDEZ SUÁREZ   NHC``);
 - **hours are not hospitals**: ``h.`` after a number is the hour (``90 mg/24 h. Ticagrelor``, ``A LAS 06:30 H.``);
 - **a title, a department or a job is not a name or a place**: a span whose words are all titles (``la Sra``,
-  ``con el Dr``) or departments (``Hematología``, ``Urgències``, ``Cirugía General``, ``Unidad de Melanoma``); a person whose words are all
-  common words that no list of names knows (``Médico de Familia``, ``Facultativo Especialista de Área``, ``Pacient``);
+  ``con el Dr``) or departments (``Hematología``, ``Urgències``, ``Cirugía General``, ``Unidad de Melanoma``); a
+  person whose words are all words of jobs and roles (``Médico de Familia``, ``Facultativo Especialista de Área``,
+  ``Pacient``);
   an article or preposition in lower case before a name is not part of it (``la Roser`` → ``Roser``);
 - **a street without a street type is a name with a number**, not a sentence (``Tolera dieta blanda. Refiere``);
 - **a dash between spaces ends a name or a date** (``DRA. CLARA MIRALLES - NEUROPEDIATRIA``, ``14/01 - Tercer dia``);
