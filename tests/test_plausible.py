@@ -277,3 +277,20 @@ def test_a_department_is_no_place() -> None:
     text = "Seguimiento en la Unidad de Melanoma. Vive en Olot."
     found = kept(text, *spans_of(text, ("Unidad de Melanoma", "TERRITORIO"), ("Olot", "TERRITORIO")))
     assert found == ["Olot"]
+
+
+def test_a_name_takes_its_initials_and_known_surnames_and_a_date_its_weekday() -> None:
+    text = "LECTOR 2: M. J. PRIEGO\nPACIENTE: BENITO CABEZA REY\nDr. Francisco Torres Gómez Plaza de España, 3\n"
+    text += "Data: dijous 20/11/2025. Firmado: Dra. C. Ariño     Zaragoza"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("PRIEGO", "NOMBRE_PERSONAL_SANITARIO"),
+            ("BENITO CABEZA", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("Francisco Torres Gómez", "NOMBRE_PERSONAL_SANITARIO"),
+            ("20/11/2025", "FECHAS"),
+            ("Ariño", "NOMBRE_PERSONAL_SANITARIO"),
+        ),
+    )
+    assert found == ["M. J. PRIEGO", "BENITO CABEZA REY", "Francisco Torres Gómez", "dijous 20/11/2025", "C. Ariño"]

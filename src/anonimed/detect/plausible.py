@@ -43,6 +43,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
   ``Pacient``);
   an article or preposition in lower case before a name is not part of it (``la Roser`` → ``Roser``);
 - **a street without a street type is a name with a number**, not a sentence (``Tolera dieta blanda. Refiere``);
+- **a name is whole**: it takes the initials before it (``R. Morales``) and the known surnames after it on the line
+  (``BENITO CABEZA REY``), and a date the weekday before it (``dijous 20/11/2025``);
 - **a dash between spaces ends a name or a date** (``DRA. CLARA MIRALLES - NEUROPEDIATRIA``, ``14/01 - Tercer dia``);
 - **an age is not part of a time or a decimal** (``03:12 H``, ``3.240 g``);
 - **a span is no longer than the longest of its type** in the annotated notes (six words for a town, seven for a
@@ -123,6 +125,15 @@ _MOST_WORDS = {
     "EDAD_SUJETO_ASISTENCIA": 7,
     "PROFESION": 8,
 }
+# An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.).
+_INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?$")
+# The next word on the line.
+_WORD_AFTER = re.compile(r"[ \t]{1,2}(?P<word>[^\W\d_]+)(?![\w.'’-])")
+# A weekday right before a date, with a comma or not.
+_WEEKDAY_BEFORE = re.compile(
+    r"(?i)(?<!\w)(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|dilluns|dimarts|dimecres|dijous"
+    r"|divendres|dissabte|diumenge),?[ \t]+$"
+)
 # A dash between spaces: two values side by side (DRA. CLARA MIRALLES - NEUROPEDIATRIA).
 _SPACED_DASH = re.compile(r"\s+[-–—]\s+")
 # Head words of a department's name (Unidad de Melanoma, Servei de Cardiologia, Salud Pública).
@@ -400,6 +411,32 @@ def _inside_a_number(text: str, span: Span) -> bool:
     return bool(re.fullmatch(r"\d[:.,]", before) or re.fullmatch(r"[:.,]\d", after))
 
 
+def _whole_name(text: str, span: Span) -> Span:
+    """A person's name takes the initials written right before it (``R. Morales``, ``M. J. PRIEGO``; not ``D.``, which
+    is *don*) and the known surnames that follow it on the line (``BENITO CABEZA REY``, ``Lucía Herrero Cabeza``)."""
+    from anonimed.rules.gazetteers import street_types, surnames
+
+    start, end = span.start, span.end
+    while (initial := _INITIAL_BEFORE.search(text, max(0, start - 4), start)) is not None:
+        start = initial.start()
+    while (after := _WORD_AFTER.match(text, end)) is not None:
+        word = after.group("word")
+        if not (word[0].isupper() and (word.isupper() or word[1:].islower())) or fold(word) not in surnames():
+            break
+        if fold(word) in street_types():  # Torres Gómez Plaza de la Encarnación: an address follows
+            break
+        if word.isupper() != text[start:end].isupper():  # CABEZA after Benito: another line's style, not the name
+            break
+        end = after.end()
+    return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
+
+
+def _weekday_before(text: str, span: Span) -> Span:
+    """A date takes the weekday written right before it (``dijous 20/11/2025``, ``martes, 14 de marzo``)."""
+    found = _WEEKDAY_BEFORE.search(text, max(0, span.start - 14), span.start)
+    return span if found is None else Span(found.start(), span.end, span.label, span.score, span.source)
+
+
 def _first_line(text: str, span: Span) -> Span | None:
     covered = text[span.start : span.end]
     cut = min((covered.find(c) for c in "\n\r\u2028\u2029\x0b\x0c" if c in covered), default=-1)
@@ -424,6 +461,8 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
     (lambda label: label in CODE_TYPES, lambda text, span: _code_part(text, _whole_code(text, span))),
     (lambda label: label in PERSON_TYPES, _name_part),
+    (lambda label: label in PERSON_TYPES, _whole_name),
+    (lambda label: label == "FECHAS", _weekday_before),
     (lambda label: label in PHONE_TYPES, lambda text, span: _with_country_code(text, _whole_phone(text, span))),
 )
 
