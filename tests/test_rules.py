@@ -112,6 +112,16 @@ def test_the_towns_gazetteer_knows_towns_not_generic_words() -> None:
     assert not {"san", "sant", "la", "de", "real", "nueva", "urgencias", "hospital"} & known
 
 
+def test_a_town_in_lower_case_is_one_whose_name_is_no_common_word() -> None:
+    from anonimed.rules.gazetteers import uncommon_towns
+
+    assert {"getafe", "lleida", "mataro"} <= uncommon_towns()
+    assert not {"onda", "cabo", "tres", "palmas"} & uncommon_towns()
+    rules = load_rules("default")
+    text = "temporero en finca de lleida.no habla castellano. ritmo sinusal con onda t negativa. natural de senegal."
+    assert found(rules, text) == [("TERRITORIO", "lleida"), ("PAIS", "senegal")]
+
+
 def test_the_shipped_rules_find_a_known_town_after_a_preposition_only() -> None:
     rules = load_rules("default")
     text = "Vive con su marido en Calatayud. Nació en Santiago de Compostela. Síndrome de Tolosa-Hunt. Ingresa en UCI."

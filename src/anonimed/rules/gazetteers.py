@@ -98,6 +98,16 @@ def towns() -> frozenset[str]:
 
 
 @cache
+def uncommon_towns() -> frozenset[str]:
+    """Words of :func:`towns` that are no common word of Spanish (wordfreq Zipf below :data:`COMMON_ZIPF`): those
+    that name a town even in a note written in lower case (``getafe``, ``lleida``; not ``onda``, ``cabo``, ``tres``).
+    Spanish only: Catalan text names its towns so often that wordfreq counts ``mataró`` as a common word."""
+    from wordfreq import zipf_frequency
+
+    return frozenset(word for word in towns() if zipf_frequency(word, "es") < COMMON_ZIPF)
+
+
+@cache
 def street_types() -> frozenset[str]:
     """Street types and their abbreviations in Spanish and Catalan."""
     from faker.providers.address.es_ES import Provider as Address
@@ -140,6 +150,7 @@ BUILTINS: Mapping[str, Callable[[], Container[str]]] = {
     "countries": countries,
     "street_types": street_types,
     "spanish_towns": towns,
+    "uncommon_spanish_towns": uncommon_towns,
     "occupations": occupations,
     "common_words": CommonWords,
 }
