@@ -208,9 +208,12 @@ def test_a_street_is_no_sentence() -> None:
     assert found == ["c/ de la rambla just oliveras 48 1r 2a", "Irunlarrea, 3"]
 
 
-def test_a_heading_may_end_in_a_full_stop() -> None:
-    text = "URG PEDIATRIA.\nniño 18m."
-    assert kept(text, (0, 13, "NOMBRE_SUJETO_ASISTENCIA")) == []
+def test_a_value_alone_on_its_line_after_its_key_is_no_heading() -> None:
+    """A heading fills its line; a value in capitals that ends in a full stop (a radiology layout's ``ERNESTINA.``
+    under ``NOMBRE / NOM:``) is a value."""
+    text = "NOMBRE / NOM:\nERNESTINA.\nDOMICILIO / DOMICILI:\nCALLE LOS PRADOS, 25.\n"
+    found = kept(text, *spans_of(text, ("ERNESTINA", "NOMBRE_SUJETO_ASISTENCIA"), ("CALLE LOS PRADOS, 25", "CALLE")))
+    assert found == ["ERNESTINA", "CALLE LOS PRADOS, 25"]
 
 
 def test_gold_spans_of_the_styles_set_are_plausible() -> None:

@@ -28,8 +28,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
 - **a key is layout**: a span that starts a line and is followed by a colon is the line's key, not its value;
 - **a sentence's first word is not a name or a place** when it runs on into a lower-case word (``Refereix dolor``,
   ``Truca la filla``) and no list of names or places knows it;
-- **a heading is not a name or a place**: a line in capitals that a span fills (its colon or full stop aside), with no
-  word that a list of names or places knows (``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``, ``URG PEDIATRIA.``);
+- **a heading is not a name or a place**: a line in capitals that a span fills (its colon aside), with no
+  word that a list of names or places knows (``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``);
 - **prose in lower case is not a name or a place**: in a note that capitalises its names elsewhere, a lower-case
   word of four letters or more that no list knows (``firmo el presente``, ``a efectos de su empresa``); in a note
   written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``).
@@ -211,7 +211,7 @@ def _heading(text: str, span: Span) -> bool:
     that a list knows: ``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``."""
     line_start = text.rfind("\n", 0, span.start) + 1
     line_end = text.find("\n", span.end)
-    line = text[line_start : line_end if line_end >= 0 else len(text)].strip().rstrip(":.").strip()
+    line = text[line_start : line_end if line_end >= 0 else len(text)].strip().rstrip(":").strip()
     covered = text[span.start : span.end]
     words = _own_words(covered)
     return line == covered and covered.isupper() and bool(words) and not any(_known(w) for w in words)
