@@ -32,8 +32,7 @@ those examples, and each holds for the annotated notes (a test applies them to M
   word that a list of names or places knows (``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``);
 - **prose in lower case is not a name or a place**: in a note that capitalises its names elsewhere, a lower-case
   word of four letters or more that no list knows (``firmo el presente``, ``a efectos de su empresa``); in a note
-  written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``).
-
+  written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``);
 - **a column ends a value**: three spaces or a table's ``|`` end a span as a line break does
   (``MARÍA DEL CARMEN FERNÁNDEZ SUÁREZ   NHC``);
 - **hours are not hospitals**: ``h.`` after a number is the hour (``90 mg/24 h. Ticagrelor``, ``A LAS 06:30 H.``);
@@ -95,6 +94,8 @@ _TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona d
 # Articles and prepositions that may stand before a name but are not part of it in lower case (``la Roser``,
 # ``en Quim``, ``con el Dr``).
 _LEADING_FUNCTION_WORDS = frozenset("el la los las en na a al con de del per amb ya".split())
+# What separates such a word from the name: spaces or an apostrophe (l'Anna).
+_AFTER_FUNCTION_WORD = re.compile(r"[ \t]+|'|’")
 # Departments and specialties (``Cardiología``, ``Urgències``, ``Cirugía General``, ``NEUROPEDIATRIA``).
 _DEPARTMENT_WORD = re.compile(
     r"(?:\w*(?:logia|iatria|grafia|cirugia|cirurgia|terapia)|urgencias|urgencies|medicina|interna|general|intensiva"
@@ -112,7 +113,7 @@ _ROLE_WORDS = frozenset(
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
 # The key of an identifier, glued to it by a hyphen or a slash (``nhc-150679``).
 _GLUED_KEY = re.compile(r"(?i)(?:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]")
-# Common lower-case words from which a lower-case name or place is a sentence.
+# Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
 _SENTENCE_WORDS = 3
 # The most words a span of each type holds (the longest gold spans of MEDDOCAN train and dev and of the styles set:
 # Colonia Valle de las palmas Huixquilucan, Jose Luis Del Castillo Pardo de Vera); a longer one is a run of prose.
@@ -134,14 +135,15 @@ _WEEKDAY_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|dilluns|dimarts|dimecres|dijous"
     r"|divendres|dissabte|diumenge),?[ \t]+$"
 )
+# A number that an age's digits continue: a time or a decimal (03:12, 3.240).
+_NUMBER_BEFORE = re.compile(r"\d[:.,]")
+_NUMBER_AFTER = re.compile(r"[:.,]\d")
 # A dash between spaces: two values side by side (DRA. CLARA MIRALLES - NEUROPEDIATRIA).
 _SPACED_DASH = re.compile(r"\s+[-–—]\s+")
 # Head words of a department's name (Unidad de Melanoma, Servei de Cardiologia, Salud Pública).
 _DEPARTMENT_HEADS = frozenset(
     "unidad unitat servicio servei seccion seccio planta consulta consultas consultes".split()
 )
-# Common lower-case words from which a span is a sentence, not a street.
-_STREET_PROSE = 3
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
 _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
@@ -190,6 +192,14 @@ def _lower_case_prose(covered: str) -> bool:
     return any(w.islower() and len(w) >= 4 and not _known(w) for w in _own_words(covered))
 
 
+def _sentence_words(covered: str) -> list[str]:
+    """The lower-case words of four letters or more that are common words and name nothing a list knows."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    common = CommonWords()
+    return [w for w in _own_words(covered) if w.islower() and len(w) >= 4 and w in common and not _known(w)]
+
+
 def _common_prose(covered: str) -> bool:
     """Lower-case words of which none names anyone or anywhere that a list knows and one at least is a common word
     (``se recomienda q``, ``cardiologia de guardia``), or three common words at least: prose, in a note written all in
@@ -202,7 +212,7 @@ def _common_prose(covered: str) -> bool:
         return False
     # Three common words that name nothing make a sentence even when a known name closes it (… en el centro de
     # its de valencia).
-    sentence = [w for w in words if len(w) >= 4 and w in common and not _known(w)]
+    sentence = _sentence_words(covered)
     return len(sentence) >= _SENTENCE_WORDS or (not any(_known(w) for w in words) and any(w in common for w in words))
 
 
@@ -226,12 +236,10 @@ def _capitalises_names(text: str) -> bool:
 
 def _street_shaped(covered: str) -> bool:
     """Whether a street span looks like one (see the module docstring)."""
-    from anonimed.rules.gazetteers import CommonWords, street_types
+    from anonimed.rules.gazetteers import street_types
 
     words = _WORD.findall(covered)
-    common = CommonWords()
-    sentence = [w for w in _own_words(covered) if w.islower() and len(w) >= 4 and w in common and not _known(w)]
-    if len([w for w in sentence if fold(w) not in street_types()]) >= _STREET_PROSE:
+    if len([w for w in _sentence_words(covered) if fold(w) not in street_types()]) >= _SENTENCE_WORDS:
         return False
     if re.search(r"(?i)\bs/n\b", covered) or any(fold(w) in street_types() for w in _ALPHANUMERIC.findall(covered)):
         return True
@@ -355,7 +363,7 @@ def _without_leading_function_words(text: str, span: Span) -> Span | None:
         match = _WORD.match(text, start, span.end)
         if match is None or match.group() not in _LEADING_FUNCTION_WORDS:
             break
-        rest = re.compile(r"[ \t]+|'|’").match(text, match.end(), span.end)
+        rest = _AFTER_FUNCTION_WORD.match(text, match.end(), span.end)
         if rest is None:
             if match.end() == span.end:
                 return None
@@ -408,7 +416,7 @@ def _inside_a_number(text: str, span: Span) -> bool:
     """An age that is part of a time or a decimal number (``03:12 H``, ``3.240 g``)."""
     before = text[max(0, span.start - 2) : span.start]
     after = text[span.end : span.end + 2]
-    return bool(re.fullmatch(r"\d[:.,]", before) or re.fullmatch(r"[:.,]\d", after))
+    return bool(_NUMBER_BEFORE.fullmatch(before) or _NUMBER_AFTER.fullmatch(after))
 
 
 def _whole_name(text: str, span: Span) -> Span:

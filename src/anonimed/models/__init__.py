@@ -97,10 +97,10 @@ def load_model_dir(directory: str | Path, vote: str | None = None, plain: bool =
     detector: Detector = PlausibleSpans(_load_kind(directory, vote))
     rules = folder_rules(directory)
     if rules:
-        from anonimed.rules import with_rules
+        from anonimed.rules import WithRules, load_rules
 
         # The rules' spans go through the same checks (a rule's match may run on into a glued word: 45128876k.ve).
-        detector = PlausibleSpans(with_rules(detector, rules))
+        detector = WithRules(detector, PlausibleSpans(load_rules(rules)))
     return detector
 
 

@@ -8,7 +8,7 @@ from typing import Literal
 
 from anonimed.detect.base import Detector
 from anonimed.document import Document, Span
-from anonimed.rules.ruleset import RuleSet, load_rules
+from anonimed.rules.ruleset import load_rules
 
 Prefer = Literal["model", "rules"]
 
@@ -23,7 +23,7 @@ class WithRules:
     that fixes a boundary or a type the model gets wrong).
     """
 
-    def __init__(self, detector: Detector, rules: RuleSet, prefer: Prefer = "model") -> None:
+    def __init__(self, detector: Detector, rules: Detector, prefer: Prefer = "model") -> None:
         if prefer not in ("model", "rules"):
             raise ValueError(f"prefer must be 'model' or 'rules', got {prefer!r}")
         self.detector = detector
