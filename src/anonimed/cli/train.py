@@ -56,6 +56,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     neural = parser.add_argument_group("neural tagger")
     neural.add_argument("--preset", default="dismed", help="default, neuroner, nlnde or dismed (default: dismed)")
     neural.add_argument("--options", metavar="JSON", help="config changes, e.g. '{\"max_epochs\": 10}'")
+    neural.add_argument(
+        "--char-lm",
+        nargs="+",
+        metavar="DIR",
+        help="character language model folder(s) from 'anonimed embed --char-lm', a forward and/or a backward one: "
+        "their states become token features (copied into the model folder)",
+    )
     ensemble = parser.add_argument_group("ensemble")
     ensemble.add_argument(
         "--members",
@@ -139,6 +146,8 @@ def _train_neural(arguments: argparse.Namespace, options: TrainOptions) -> int:
     config = preset(arguments.preset)
     if arguments.options:
         config = config.with_options(**json.loads(arguments.options))
+    if arguments.char_lm:
+        config = config.with_options(char_lm=tuple(arguments.char_lm))
     result = train_neural_model(arguments.train, arguments.out, arguments.dev, arguments.embeddings, config, options)
     print(
         f"model written to {arguments.out} ({result['training_seconds']:.0f} s of training, "

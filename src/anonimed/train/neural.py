@@ -32,7 +32,9 @@ def train_neural_model(
     (MEDDOCAN's layout: ``dev/brat`` and ``dev/sentences``).  Returns what :func:`train_neural` returns.
     """
     from anonimed.detect.neural import train_neural
+    from anonimed.detect.neural.encoding import char_lm_features
 
+    char_lm_features(config.char_lm, cached_notes=0)  # a wrong folder fails now, not after the notes are read
     documents, originals = training_documents(train_dirs, options)
     dev_docs = read_annotated(dev_dir)
     counts = official_sentence_counts(dev_dir, dev_docs)

@@ -15,6 +15,8 @@ class NeuralConfig:
     ``char_encoder`` is ``"cnn"`` (convolution + max-pool over a token's characters, as in Ma & Hovy 2016) or
     ``"lstm"`` (the last states of a character BiLSTM, as in Lample et al. 2016 and NeuroNER).  ``ema_decay`` > 0
     keeps an exponential moving average of the weights, which is what is evaluated and exported (as DiSMed did).
+    ``char_lm`` names the folders of frozen character language models (``anonimed embed --char-lm``, one forward
+    and/or one backward) whose states become token features, as Flair's contextual string embeddings.
     """
 
     char_encoder: CharEncoder = "cnn"
@@ -34,8 +36,14 @@ class NeuralConfig:
     gradient_clip: float = 5.0
     # One thread: on a shared 2-core machine, two torch threads spin against the other jobs and ran 15x slower.
     threads: int = 1
+    char_lm: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.char_lm, str):
+            raise ValueError(f"char_lm is a list of folders, got the string {self.char_lm!r}")
+        object.__setattr__(self, "char_lm", tuple(str(folder) for folder in self.char_lm))  # JSON gives a list
+        if len(self.char_lm) > 2:
+            raise ValueError(f"char_lm takes a forward and/or a backward model, got {len(self.char_lm)} folders")
         if self.char_encoder not in ("cnn", "lstm"):
             raise ValueError(f"unknown char_encoder {self.char_encoder!r}: use 'cnn' or 'lstm'")
         if self.char_encoder == "lstm" and self.char_filters % 2:
@@ -46,7 +54,11 @@ class NeuralConfig:
             raise ValueError(f"ema_decay must be in [0, 1), got {self.ema_decay}")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        values = asdict(self)
+        values["char_lm"] = list(self.char_lm)  # as JSON reads it back
+        if not self.char_lm:
+            del values["char_lm"]  # a model without char LMs keeps the model.json of the models trained before them
+        return values
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> NeuralConfig:

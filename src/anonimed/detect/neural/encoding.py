@@ -2,8 +2,10 @@
 
 A document is cut into sentences (:func:`anonimed.text.sentences.split_sentences`), each a run of our tokens.  A
 token is read three ways: its word vector (frozen embeddings; words outside the stored rows get the mean of their
-character n-gram vectors), its characters (ids, case kept) and a casing class.  Batches pad sentences to the longest
-one and tokens to the longest token; the network is built so that padding never changes a real position's output.
+character n-gram vectors), its characters (ids, case kept) and a casing class; a model trained with character
+language models also reads their states at the token's boundaries (:class:`CharLmFeatures`).  Batches pad sentences
+to the longest one and tokens to the longest token; the network is built so that padding never changes a real
+position's output.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from anonimed.detect.neural.charlm_states import CharLmStates
 from anonimed.document import Document
 from anonimed.embeddings import WordEmbeddings, normalise
 from anonimed.text.sentences import split_sentences
@@ -24,6 +28,7 @@ PAD, UNKNOWN = 0, 1  # char ids and casing ids: 0 pads, real values start at 1 (
 
 # Casing classes of our tokens (letter runs, digit runs, single symbols): what lower-cased embeddings lose.
 CASING_CLASSES = ("pad", "digits", "lower", "upper", "title", "single_upper", "mixed", "other")
+CHAR_LM_DIRECTIONS = ("forward", "backward")  # the order of their features
 
 
 def casing_class(text: str) -> int:
@@ -60,6 +65,42 @@ def _text_sentences(text: str) -> tuple[tuple[Token, ...], ...]:
     return tuple(sentences)
 
 
+class CharLmFeatures:
+    """Frozen character language models read as token features (Flair's contextual string embeddings).
+
+    Each model reads the whole note at once, not sentence by sentence: one onnxruntime call per note and model, and
+    the models see the context they were trained on (whole notes).  A token's feature is every model's state at the
+    token's boundaries (:meth:`CharLmStates.word_features`), forward first, rounded to float16 as the word vectors
+    are: training keeps the features of every note in memory, and inference then feeds the network the same values.
+    """
+
+    def __init__(self, folders: Sequence[str | Path], cached_notes: int | None) -> None:
+        models = [CharLmStates(folder) for folder in folders]
+        directions = [model.direction for model in models]
+        repeated = sorted({direction for direction in directions if directions.count(direction) > 1})
+        if repeated:
+            raise ValueError(
+                f"{', '.join(map(str, folders))}: two {repeated[0]} character language models; "
+                "give one forward and/or one backward model"
+            )
+        order = sorted(range(len(models)), key=lambda index: CHAR_LM_DIRECTIONS.index(directions[index]))
+        self.folders = [Path(folders[index]) for index in order]
+        self.models = [models[index] for index in order]
+        self.dim = sum(model.hidden for model in self.models)
+        # None (training): every note's features are computed once and read again at every epoch.
+        self.of_note = functools.lru_cache(maxsize=cached_notes)(self._of_note)
+
+    def _of_note(self, text: str) -> np.ndarray:
+        """[tokens of the note's sentences, dim] float16, the tokens in the order of :func:`document_sentences`."""
+        tokens = [token for sentence in _text_sentences(text) for token in sentence]
+        return np.concatenate([model.word_features(text, tokens) for model in self.models], axis=1).astype(np.float16)
+
+
+def char_lm_features(folders: Sequence[str | Path], cached_notes: int | None) -> CharLmFeatures | None:
+    """The features of the models in ``folders``; None when there are none (a model without character LMs)."""
+    return CharLmFeatures(folders, cached_notes) if folders else None
+
+
 @dataclass
 class Batch:
     """Padded network inputs for a batch of sentences (``lengths`` in tokens)."""
@@ -68,23 +109,35 @@ class Batch:
     char_ids: np.ndarray  # int64 [B, T, C]
     casing: np.ndarray  # int64 [B, T]
     lengths: np.ndarray  # int64 [B]
+    char_lm: np.ndarray | None = None  # float32 [B, T, H], zero at padded positions; models with character LMs
 
     def inputs(self) -> dict[str, np.ndarray]:
-        return {
+        """The network's inputs by name, in the order of :meth:`network.Tagger.forward`'s arguments."""
+        inputs = {
             "word_vectors": self.word_vectors,
             "char_ids": self.char_ids,
             "casing": self.casing,
             "lengths": self.lengths,
         }
+        if self.char_lm is not None:
+            inputs["char_lm"] = self.char_lm
+        return inputs
 
 
 class TokenEncoder:
     """Maps tokens to word vectors, char ids and casing ids; caches the vectors of words it has already seen."""
 
-    def __init__(self, embeddings: WordEmbeddings, chars: Sequence[str], max_token_chars: int) -> None:
+    def __init__(
+        self,
+        embeddings: WordEmbeddings,
+        chars: Sequence[str],
+        max_token_chars: int,
+        char_lm: CharLmFeatures | None = None,
+    ) -> None:
         self.embeddings = embeddings
         self.chars = list(chars)
         self.max_token_chars = max_token_chars
+        self.char_lm = char_lm
         self._char_ids = {char: index + 2 for index, char in enumerate(self.chars)}
         # Bounded: a detector may live through millions of notes, and n-gram vectors of unseen words cost the most.
         self._vector_of = functools.lru_cache(maxsize=100_000)(embeddings.vector)
@@ -107,7 +160,14 @@ class TokenEncoder:
         matrix[rows, columns] = ids
         return matrix
 
-    def batch(self, sentences: Sequence[Sequence[Token]]) -> Batch:
+    def encode_note(self, text: str, sentences: Sequence[Sequence[Token]]) -> NoteEncoding:
+        """The sentences of the note ``text`` (:func:`document_sentences`) encoded once, character LM features
+        included when the model reads them."""
+        return NoteEncoding(self, sentences, self.char_lm.of_note(text) if self.char_lm else None)
+
+    def batch(self, sentences: Sequence[Sequence[Token]], char_lm_rows: Sequence[np.ndarray] | None = None) -> Batch:
+        """The batch of ``sentences``; ``char_lm_rows`` are their character LM features (one array a sentence),
+        required when the encoder has character LMs (they depend on the whole note, which a sentence does not hold)."""
         texts = [token.text for sentence in sentences for token in sentence]
         lengths = np.array([len(sentence) for sentence in sentences], dtype=np.int64)
         rows = np.repeat(np.arange(len(sentences)), lengths)
@@ -120,15 +180,26 @@ class TokenEncoder:
         char_ids[rows, positions] = chars
         casing = np.zeros((len(sentences), width), dtype=np.int64)
         casing[rows, positions] = [casing_class(text) for text in texts]
-        return Batch(word_vectors, char_ids, casing, lengths)
+        if self.char_lm is None:
+            return Batch(word_vectors, char_ids, casing, lengths)
+        if char_lm_rows is None:
+            raise ValueError("this encoder reads character LM features: give each sentence's rows")
+        char_lm = np.zeros((len(sentences), width, self.char_lm.dim), dtype=np.float32)
+        char_lm[rows, positions] = np.concatenate(char_lm_rows)
+        return Batch(word_vectors, char_ids, casing, lengths, char_lm)
 
 
 class NoteEncoding:
     """Every token of a note's sentences encoded once, then batches of those sentences cut from it: the same arrays as
     :meth:`TokenEncoder.batch` of the same sentences, without encoding and looking up each small batch apart."""
 
-    def __init__(self, encoder: TokenEncoder, sentences: Sequence[Sequence[Token]]) -> None:
+    def __init__(
+        self, encoder: TokenEncoder, sentences: Sequence[Sequence[Token]], char_lm: np.ndarray | None = None
+    ) -> None:
         texts = [token.text for sentence in sentences for token in sentence]
+        if char_lm is not None and len(char_lm) != len(texts):
+            raise ValueError(f"{len(char_lm)} rows of character LM features for {len(texts)} tokens")
+        self.char_lm = char_lm  # [tokens, H], as CharLmFeatures.of_note gives them
         self.lengths = np.array([len(sentence) for sentence in sentences], dtype=np.int64)
         self.offsets = np.cumsum(self.lengths) - self.lengths  # each sentence's first token among all of them
         self.vectors = np.stack([encoder.word_vector(text) for text in texts])
@@ -150,7 +221,11 @@ class NoteEncoding:
         char_ids[rows, positions] = self.chars[tokens, :char_width]
         casing = np.zeros((len(lengths), width), dtype=np.int64)
         casing[rows, positions] = self.casing[tokens]
-        return Batch(word_vectors, char_ids, casing, lengths)
+        if self.char_lm is None:
+            return Batch(word_vectors, char_ids, casing, lengths)
+        char_lm = np.zeros((len(lengths), width, self.char_lm.shape[1]), dtype=np.float32)
+        char_lm[rows, positions] = self.char_lm[tokens]
+        return Batch(word_vectors, char_ids, casing, lengths, char_lm)
 
 
 def length_batches(lengths: Sequence[int], batch_size: int) -> list[np.ndarray]:

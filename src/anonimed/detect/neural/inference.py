@@ -2,7 +2,10 @@
 
 A model folder holds ``model.json`` (kind ``"neural"``, config, tags, chars, training facts and dev scores),
 ``tagger.onnx`` (the network up to the emission scores), ``transitions.npy`` and ``boundaries.npy`` (the CRF), and
-``embeddings.npz`` (the word vectors the model reads, float16, with the n-gram table for unseen words).
+``embeddings.npz`` (the word vectors the model reads, float16, with the n-gram table for unseen words).  A model
+trained with character language models also holds a copy of each (``charlm-forward/``, ``charlm-backward/``: their
+``charlm.onnx`` and ``charlm.json``), named relative to the folder in ``model.json``'s ``char_lm_folders``: the
+folder is self-contained and can be moved.
 """
 
 from __future__ import annotations
@@ -14,7 +17,14 @@ from pathlib import Path
 import numpy as np
 
 from anonimed.detect.neural.decoding import CrfWeights
-from anonimed.detect.neural.encoding import Batch, NoteEncoding, TokenEncoder, document_sentences, length_batches
+from anonimed.detect.neural.encoding import (
+    Batch,
+    NoteEncoding,
+    TokenEncoder,
+    char_lm_features,
+    document_sentences,
+    length_batches,
+)
 from anonimed.document import Document, Span
 from anonimed.embeddings import WordEmbeddings
 from anonimed.text.tagging import tags_to_spans
@@ -23,7 +33,7 @@ from anonimed.text.tokenize import Token
 MODEL_KIND = "neural"
 NETWORK_FILE = "tagger.onnx"
 EMBEDDINGS_FILE = "embeddings.npz"
-INPUT_NAMES = ("word_vectors", "char_ids", "casing", "lengths")
+CHAR_LM_FOLDERS = "char_lm_folders"  # model.json: the copies of the character LMs, relative to the model folder
 
 EmissionFunction = Callable[[Batch], np.ndarray]
 # Tagged sentences whose marginals are computed together (a position costs little more for 32 rows than for 4).
@@ -32,21 +42,21 @@ MARGINAL_BATCH = 32
 
 def sentences_to_spans(
     sentences: Sequence[Sequence[Token]],
-    encoder: TokenEncoder,
+    note: NoteEncoding,
     emissions_of: EmissionFunction,
     crf: CrfWeights,
     tags: Sequence[str],
     source: str,
     batch_size: int = 4,
 ) -> list[Span]:
-    """Spans of the best tag path of every sentence; a span's score is the mean marginal of its tokens' tags.
+    """Spans of the best tag path of every sentence (``note``: their encoding); a span's score is the mean marginal
+    of its tokens' tags.
 
     Small batches of similar length: the network and decoding cost batch x longest sentence, and a note mixes
     one-word header lines with long paragraphs (16 was about twice as fast as 64 on MEDDOCAN dev, and 4 is a fifth
     faster than 16; the network's output for a sentence is the same in any batch).
     """
     tag_names = np.array(tags, dtype=object)
-    note = NoteEncoding(encoder, sentences)
     paths: dict[int, np.ndarray] = {}
     emissions: dict[int, np.ndarray] = {}
     for indices in length_batches([len(s) for s in sentences], batch_size):
@@ -94,7 +104,11 @@ class NeuralDetector:
         self.tags: list[str] = self.manifest["tags"]
         self.crf = CrfWeights.load(model_dir)
         embeddings = WordEmbeddings.load(model_dir / EMBEDDINGS_FILE)
-        self.encoder = TokenEncoder(embeddings, self.manifest["chars"], self.manifest["config"]["max_token_chars"])
+        # Nothing cached: a detector reads each note once.
+        char_lm = char_lm_features([model_dir / name for name in self.manifest.get(CHAR_LM_FOLDERS, [])], 0)
+        self.encoder = TokenEncoder(
+            embeddings, self.manifest["chars"], self.manifest["config"]["max_token_chars"], char_lm
+        )
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1  # small matrices: a second thread costs more than it gives
         options.inter_op_num_threads = 1
@@ -109,7 +123,8 @@ class NeuralDetector:
         sentences = document_sentences(document)
         if not sentences:
             return []
-        return sentences_to_spans(sentences, self.encoder, self.emissions, self.crf, self.tags, self.name)
+        note = self.encoder.encode_note(document.text, sentences)
+        return sentences_to_spans(sentences, note, self.emissions, self.crf, self.tags, self.name)
 
     def detect_all(self, documents: Iterable[Document]) -> dict[str, list[Span]]:
         return {document.id: self.detect(document) for document in documents}

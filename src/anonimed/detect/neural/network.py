@@ -69,20 +69,28 @@ class CharLstm(nn.Module):
 
 
 class Tagger(nn.Module):
-    """Word vectors + char encoding + casing → dropout → word BiLSTM → dropout → linear emission scores."""
+    """Word vectors + char encoding + casing (+ character LM features) → dropout → word BiLSTM → dropout → linear
+    emission scores.  ``char_lm_dim`` is the size of the frozen character LMs' features (0: none)."""
 
-    def __init__(self, config: NeuralConfig, char_count: int, word_dim: int, tag_count: int) -> None:
+    def __init__(
+        self, config: NeuralConfig, char_count: int, word_dim: int, tag_count: int, char_lm_dim: int = 0
+    ) -> None:
         super().__init__()
         self.char_embedding = nn.Embedding(char_count + 2, config.char_dim, padding_idx=0)
         self.char_encoder = CharCnn(config) if config.char_encoder == "cnn" else CharLstm(config)
         self.casing_embedding = nn.Embedding(len(CASING_CLASSES), config.casing_dim) if config.casing_dim else None
-        token_size = word_dim + config.char_filters + config.casing_dim
+        token_size = word_dim + config.char_filters + config.casing_dim + char_lm_dim
         self.dropout = nn.Dropout(config.dropout)
         self.lstm = BiLstm(token_size, config.word_hidden)
         self.emissions = nn.Linear(2 * config.word_hidden, tag_count)
 
     def forward(
-        self, word_vectors: torch.Tensor, char_ids: torch.Tensor, casing: torch.Tensor, lengths: torch.Tensor
+        self,
+        word_vectors: torch.Tensor,
+        char_ids: torch.Tensor,
+        casing: torch.Tensor,
+        lengths: torch.Tensor,
+        char_lm: torch.Tensor | None = None,
     ) -> torch.Tensor:
         batch, width, chars = char_ids.shape
         flat_chars = char_ids.reshape(batch * width, chars)
@@ -91,6 +99,8 @@ class Tagger(nn.Module):
         parts = [word_vectors, char_features]
         if self.casing_embedding is not None:
             parts.append(self.casing_embedding(casing))
+        if char_lm is not None:
+            parts.append(char_lm)
         tokens = self.dropout(torch.cat(parts, dim=2))
         ahead, behind = self.lstm(tokens, lengths)
         return self.emissions(self.dropout(torch.cat([ahead, behind], dim=2)))

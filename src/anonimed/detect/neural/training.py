@@ -2,7 +2,8 @@
 
 Seeded; Adam; sentence batches of similar length; early stopping on the dev subtask-1 F1 of our MEDDOCAN scorer,
 computed through the same decoding code the shipped detector uses.  The dev scores stored in ``model.json`` are those
-of the exported model run by onnxruntime, so they are the figures of what ships.
+of the exported model run by onnxruntime, so they are the figures of what ships.  Character LM features (frozen) are
+computed once per note, training and dev notes alike, and kept in memory for every epoch.
 """
 
 from __future__ import annotations
@@ -18,17 +19,18 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
 
+from anonimed.detect.neural import charlm_states
 from anonimed.detect.neural.config import NeuralConfig
 from anonimed.detect.neural.decoding import CrfWeights
-from anonimed.detect.neural.encoding import Batch, TokenEncoder, document_sentences
+from anonimed.detect.neural.encoding import Batch, CharLmFeatures, TokenEncoder, char_lm_features, document_sentences
 from anonimed.detect.neural.inference import (
+    CHAR_LM_FOLDERS,
     EMBEDDINGS_FILE,
-    INPUT_NAMES,
     MODEL_KIND,
     NETWORK_FILE,
     load_neural,
@@ -36,7 +38,7 @@ from anonimed.detect.neural.inference import (
 )
 from anonimed.detect.neural.network import Crf, Tagger
 from anonimed.detect.neural.tagset import allowed_moves, bioes_tags
-from anonimed.document import Document
+from anonimed.document import Document, Span
 from anonimed.embeddings import WordEmbeddings, normalise
 from anonimed.evaluate import score
 from anonimed.formats.textio import write_bytes_atomic, write_text_atomic
@@ -67,19 +69,37 @@ def char_inventory(sentences: Sequence[Sequence[Token]]) -> list[str]:
     return sorted(char for char, count in counts.items() if count >= CHAR_MIN_COUNT)
 
 
-def tagged_sentences(documents: Sequence[Document], tag_ids: Mapping[str, int]) -> list[tuple[list[Token], list[int]]]:
+class Example(NamedTuple):
+    """A training sentence: its tokens, gold tag ids and character LM features ([tokens, 0] without LMs)."""
+
+    tokens: list[Token]
+    tags: list[int]
+    char_lm: np.ndarray
+
+
+def tagged_sentences(
+    documents: Sequence[Document], tag_ids: Mapping[str, int], char_lm: CharLmFeatures | None = None
+) -> list[Example]:
     """Sentences with gold BIOES tag ids, repaired per sentence (an entity a sentence cut in two becomes two)."""
     examples = []
     for document in documents:
-        for tokens in document_sentences(document):
+        sentences = document_sentences(document)
+        lengths = [len(tokens) for tokens in sentences]
+        note_features = char_lm.of_note(document.text) if char_lm else np.zeros((sum(lengths), 0), np.float16)
+        features = np.split(note_features, np.cumsum(lengths)[:-1])  # views: one copy per note, in memory
+        for tokens, sentence_features in zip(sentences, features):
             spans = [s for s in document.spans if s.start < tokens[-1].end and s.end > tokens[0].start]
             tags = repair(spans_to_tags(tokens, spans, "BIOES"), "BIOES")
-            examples.append((tokens, [tag_ids[tag] for tag in tags]))
+            examples.append(Example(tokens, [tag_ids[tag] for tag in tags], sentence_features))
     return examples
 
 
+def examples_batch(encoder: TokenEncoder, examples: Sequence[Example]) -> Batch:
+    return encoder.batch([example.tokens for example in examples], [example.char_lm for example in examples])
+
+
 def _tensors(batch: Batch) -> tuple[torch.Tensor, ...]:
-    return tuple(torch.from_numpy(array) for array in (batch.word_vectors, batch.char_ids, batch.casing, batch.lengths))
+    return tuple(torch.from_numpy(array) for array in batch.inputs().values())
 
 
 def _epoch_batches(lengths: Sequence[int], batch_size: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -134,7 +154,7 @@ def _train_epoch(
     optimizer: torch.optim.Optimizer,
     averager: _Averager | None,
     encoder: TokenEncoder,
-    examples: Sequence[tuple[list[Token], list[int]]],
+    examples: Sequence[Example],
     config: NeuralConfig,
     rng: np.random.Generator,
 ) -> float:
@@ -142,11 +162,11 @@ def _train_epoch(
     tagger.train()
     parameters = [*tagger.parameters(), *crf.parameters()]
     total = 0.0
-    for indices in _epoch_batches([len(tokens) for tokens, _ in examples], config.batch_size, rng):
-        batch = encoder.batch([examples[i][0] for i in indices])
+    for indices in _epoch_batches([len(example.tokens) for example in examples], config.batch_size, rng):
+        batch = examples_batch(encoder, [examples[i] for i in indices])
         gold = np.zeros(batch.casing.shape, dtype=np.int64)
         for row, i in enumerate(indices):
-            gold[row, : len(examples[i][1])] = examples[i][1]
+            gold[row, : len(examples[i].tags)] = examples[i].tags
         width = int(batch.lengths.max())  # the batch is padded to its longest sentence
         mask = torch.from_numpy(np.arange(width).reshape(1, -1) < batch.lengths.reshape(-1, 1))
         loss = crf.negative_log_likelihood(tagger(*_tensors(batch)), torch.from_numpy(gold), mask) / len(indices)
@@ -175,14 +195,17 @@ def torch_emissions(tagger: Tagger) -> Callable[[Batch], np.ndarray]:
 
 def predict_with_torch(
     tagger: Tagger, crf: Crf, encoder: TokenEncoder, tags: Sequence[str], documents: Sequence[Document]
-) -> dict[str, list]:
+) -> dict[str, list[Span]]:
     tagger.eval()
     weights, emissions = crf_weights(crf), torch_emissions(tagger)
-    predictions = {}
+    predictions: dict[str, list[Span]] = {}
     for document in documents:
         sentences = document_sentences(document)
-        spans = sentences_to_spans(sentences, encoder, emissions, weights, tags, "neural") if sentences else []
-        predictions[document.id] = spans
+        if not sentences:
+            predictions[document.id] = []
+            continue
+        note = encoder.encode_note(document.text, sentences)
+        predictions[document.id] = sentences_to_spans(sentences, note, emissions, weights, tags, "neural")
     return predictions
 
 
@@ -200,28 +223,46 @@ def export_onnx(tagger: Tagger, example: Batch) -> bytes:
 
 
 def _export(tagger: Tagger, example: Batch, buffer: io.BytesIO, token_axes: dict[int, str]) -> None:
+    axes = {
+        "word_vectors": token_axes,
+        "char_ids": {**token_axes, 2: "chars"},
+        "casing": token_axes,
+        "lengths": {0: "sentences"},
+        "char_lm": token_axes,
+        "emissions": token_axes,
+    }
+    inputs = list(example.inputs())  # the character LM features are an input of the models that read them only
     torch.onnx.export(
         tagger,
         _tensors(example),
         buffer,  # type: ignore[arg-type]  # torch writes to a file object too; its annotation names paths only
-        input_names=list(INPUT_NAMES),
+        input_names=inputs,
         output_names=["emissions"],
-        dynamic_axes={
-            "word_vectors": token_axes,
-            "char_ids": {**token_axes, 2: "chars"},
-            "casing": token_axes,
-            "lengths": {0: "sentences"},
-            "emissions": token_axes,
-        },
+        dynamic_axes={name: axes[name] for name in [*inputs, "emissions"]},
         opset_version=17,
         dynamo=False,  # the TorchScript exporter handles nn.LSTM and dynamic axes without extra packages
     )
+
+
+def copy_char_lms(char_lm: CharLmFeatures, out_dir: Path) -> list[str]:
+    """Each character LM's network and manifest copied into the model folder (not its torch checkpoint), so that
+    the folder is self-contained; returns their folder names there, forward first."""
+    names = []
+    for source, model in zip(char_lm.folders, char_lm.models):
+        name = f"charlm-{model.direction}"
+        (out_dir / name).mkdir(exist_ok=True)
+        for file_name in (charlm_states.NETWORK_FILE, charlm_states.MANIFEST_FILE):
+            write_bytes_atomic(out_dir / name / file_name, (source / file_name).read_bytes())
+        names.append(name)
+    return names
 
 
 def write_model(
     out_dir: Path, tagger: Tagger, crf: Crf, encoder: TokenEncoder, tags: Sequence[str], example: Batch, manifest: dict
 ) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
+    if encoder.char_lm:
+        manifest = {**manifest, CHAR_LM_FOLDERS: copy_char_lms(encoder.char_lm, out_dir)}
     write_bytes_atomic(out_dir / NETWORK_FILE, export_onnx(tagger, example))
     crf_weights(crf).save(out_dir)
     buffer = io.BytesIO()
@@ -262,24 +303,29 @@ def train_neural(
     torch.manual_seed(seed)
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(seed)
+    char_lm = char_lm_features(config.char_lm, cached_notes=None)  # first: a wrong folder fails before any work
     source = embeddings if isinstance(embeddings, WordEmbeddings) else WordEmbeddings.load(embeddings)
 
     tags = bioes_tags(span.label for document in train_docs for span in document.spans)
     tag_ids = {tag: index for index, tag in enumerate(tags)}
-    examples = tagged_sentences(train_docs, tag_ids)
+    examples = tagged_sentences(train_docs, tag_ids, char_lm)
     encoder = TokenEncoder(
-        model_embeddings(source, train_docs), char_inventory([tokens for tokens, _ in examples]), config.max_token_chars
+        model_embeddings(source, train_docs),
+        char_inventory([example.tokens for example in examples]),
+        config.max_token_chars,
+        char_lm,
     )
-    tagger = Tagger(config, len(encoder.chars), encoder.embeddings.dim, len(tags))
+    tagger = Tagger(config, len(encoder.chars), encoder.embeddings.dim, len(tags), char_lm.dim if char_lm else 0)
     crf = Crf(*allowed_moves(tags))
     optimizer = torch.optim.Adam([*tagger.parameters(), *crf.parameters()], lr=config.learning_rate)
     averager = _Averager([tagger, crf], config.ema_decay) if config.ema_decay else None
     log.info(
-        "%d training sentences, %d tags, %d chars, %d word rows",
+        "%d training sentences, %d tags, %d chars, %d word rows, %d character LM features",
         len(examples),
         len(tags),
         len(encoder.chars),
         len(encoder.embeddings.words),
+        char_lm.dim if char_lm else 0,
     )
 
     best_f1, best_epoch, best_state, history = -1.0, 0, None, []
@@ -326,7 +372,7 @@ def train_neural(
         "training_data": {
             "train_documents": len(train_docs),
             "train_sentences": len(examples),
-            "train_tokens": sum(len(tokens) for tokens, _ in examples),
+            "train_tokens": sum(len(example.tokens) for example in examples),
             "dev_documents": len(dev_docs),
             "embeddings": str(embeddings) if not isinstance(embeddings, WordEmbeddings) else "(in memory)",
             **(provenance or {}),
@@ -335,7 +381,7 @@ def train_neural(
         "epochs": history,
         "training_seconds": round(training_seconds, 1),
     }
-    write_model(out_dir, tagger, crf, encoder, tags, encoder.batch([examples[0][0]]), manifest)
+    write_model(out_dir, tagger, crf, encoder, tags, examples_batch(encoder, examples[:1]), manifest)
     detector = load_neural(out_dir)
     dev_scores = score(dev_docs, detector.detect_all(dev_docs), dev_sentence_counts).to_dict()
     manifest["dev_scores"] = {key: dev_scores[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged")}
