@@ -297,3 +297,14 @@ def test_a_name_takes_its_initials_and_known_surnames_and_a_date_its_weekday() -
         ),
     )
     assert found == ["M. J. PRIEGO", "BENITO CABEZA REY", "Francisco Torres Gómez", "dijous 20/11/2025", "C. Ariño"]
+
+
+def test_a_town_after_an_initial_is_a_signature_but_not_after_a_door_or_san() -> None:
+    text = "Sin cambios.\n\nR. Morales\nC/ Fedra, 3, 3º A. Playamar. Vive en S. Sebastián."
+    spans = spans_of(text, ("Morales", "TERRITORIO"), ("Playamar", "TERRITORIO"), ("Sebastián", "TERRITORIO"))
+    found = plausible(text, [Span(a, b, label) for a, b, label in spans])
+    assert [(text[s.start : s.end], s.label) for s in found] == [
+        ("R. Morales", "NOMBRE_PERSONAL_SANITARIO"),
+        ("Playamar", "TERRITORIO"),
+        ("Sebastián", "TERRITORIO"),
+    ]

@@ -119,7 +119,7 @@ def test_a_town_in_lower_case_is_one_whose_name_is_no_common_word() -> None:
     assert not {"onda", "cabo", "tres", "palmas"} & uncommon_towns()
     rules = load_rules("default")
     text = "temporero en finca de lleida.no habla castellano. ritmo sinusal con onda t negativa. natural de senegal."
-    assert found(rules, text) == [("TERRITORIO", "lleida"), ("PAIS", "senegal")]
+    assert found(rules, text) == [("PROFESION", "temporero"), ("TERRITORIO", "lleida"), ("PAIS", "senegal")]
 
 
 def test_the_shipped_rules_find_a_known_town_after_a_preposition_only() -> None:

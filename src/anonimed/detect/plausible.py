@@ -42,7 +42,7 @@ those examples, and each holds for the annotated notes (a test applies them to M
   ``Pacient``);
   an article or preposition in lower case before a name is not part of it (``la Roser`` → ``Roser``);
 - **a street without a street type is a name with a number**, not a sentence (``Tolera dieta blanda. Refiere``);
-- **a name is whole**: it takes the initials before it (``R. Morales``) and the known surnames after it on the line
+- **a name is whole**: it takes the initials before it (``R. Morales``, also when it was taken for a town) and the known surnames after it on the line
   (``BENITO CABEZA REY``), and a date the weekday before it (``dijous 20/11/2025``);
 - **a dash between spaces ends a name or a date** (``DRA. CLARA MIRALLES - NEUROPEDIATRIA``, ``14/01 - Tercer dia``);
 - **an age is not part of a time or a decimal** (``03:12 H``, ``3.240 g``);
@@ -128,6 +128,7 @@ _MOST_WORDS = {
 }
 # An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.).
 _INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?$")
+_INITIAL_NOT_SAN_BEFORE = re.compile(r"(?<![\w.])[A-CE-RT-Z]\.[ \t]?$")
 # The next word on the line.
 _WORD_AFTER = re.compile(r"[ \t]{1,2}(?P<word>[^\W\d_]+)(?![\w.'’-])")
 # A weekday right before a date, with a comma or not.
@@ -439,6 +440,18 @@ def _whole_name(text: str, span: Span) -> Span:
     return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
 
 
+def _initialled_person(text: str, span: Span) -> Span:
+    """A "town" written right after an initial is a person's surname, as a report signs it (``R. Morales``): no town
+    is written so, but for ``S.``, *San* (``S. Sebastián``)."""
+    initial = _INITIAL_NOT_SAN_BEFORE.search(text, max(0, span.start - 4), span.start)
+    if initial is None or not text[span.start].isalpha():
+        return span
+    before = text[: initial.start()].rstrip(" \t")
+    if before and (before[-1].isdigit() or before[-1] in "ºª°-"):  # a floor's door: 3º A. Playamar
+        return span
+    return Span(span.start, span.end, "NOMBRE_PERSONAL_SANITARIO", span.score, span.source)
+
+
 def _weekday_before(text: str, span: Span) -> Span:
     """A date takes the weekday written right before it (``dijous 20/11/2025``, ``martes, 14 de marzo``)."""
     found = _WEEKDAY_BEFORE.search(text, max(0, span.start - 14), span.start)
@@ -464,6 +477,7 @@ _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
 _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
     (lambda label: True, _first_line),
     (lambda label: True, _first_column),
+    (lambda label: label == "TERRITORIO", _initialled_person),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
