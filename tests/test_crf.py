@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from anonimed.detect.crf import CrfDetector, CrfSettings, train_crf
+from anonimed.detect.crf import CrfDetector, CrfSettings, model_attributes, train_crf
 from anonimed.detect.features import FeatureConfig, FeatureExtractor
 from anonimed.document import Document, Span
 from anonimed.formats.brat import read_brat_dir
@@ -95,3 +95,52 @@ def test_a_tiny_crf_learns_and_predicts_spans_with_valid_offsets(meddocan: Path,
             assert 0 <= span.start < span.end <= len(document.text)
             assert document.text[span.start : span.end].strip() == document.text[span.start : span.end]
             assert 0.0 <= span.score <= 1.0 and span.source == "crf"
+
+
+def _tiny_model(path: Path, extractor: FeatureExtractor) -> Path:
+    """A CRF trained in a moment on two invented notes."""
+    notes = [
+        Document(
+            "a",
+            "Paciente: Ana Pérez Gil, 34 años.\nMédico: Dr. Luis Romero.",
+            [Span(10, 23, "NOMBRE_SUJETO_ASISTENCIA")],
+        ),
+        Document("b", "Paciente: Juan Soto.\nSe remite al Dr. Romero.", [Span(10, 19, "NOMBRE_SUJETO_ASISTENCIA")]),
+    ]
+    train_crf(notes, path, extractor, CrfSettings(max_iterations=10))
+    return path
+
+
+def test_the_attributes_of_a_model_file_are_those_crfsuite_reads(tmp_path: Path) -> None:
+    import pycrfsuite
+
+    model = _tiny_model(tmp_path / "tiny.crfsuite", FeatureExtractor(FeatureConfig(hints=False, word_frequency=False)))
+    tagger = pycrfsuite.Tagger()
+    tagger.open(str(model))
+    assert model_attributes(model) == frozenset(tagger.info().attributes)
+    with pytest.raises(ValueError, match="not a crfsuite model"):
+        model_attributes(Path(__file__))
+
+
+def test_a_tagger_reads_only_the_features_it_has_weights_for_and_tags_as_with_all(tmp_path: Path) -> None:
+    import pycrfsuite
+
+    extractor = FeatureExtractor(FeatureConfig(hints=False, word_frequency=False))
+    model = _tiny_model(tmp_path / "tiny.crfsuite", extractor)
+    text = "Paciente: Marta Soto Gil.\nLe atiende el Dr. Romero en Huesca."
+    tokens = tokenize(text)
+    everything = extractor.features(text, tokens)
+    known = model_attributes(model)
+    restricted = extractor.restricted_to(known).features(text, tokens)
+    # What the model knows is all there, in the same order (crfsuite adds the weights up in that order).
+    assert [[f for f in token if f in known] for token in restricted] == [
+        [f for f in token if f in known] for token in everything
+    ]
+    assert sum(map(len, restricted)) < sum(map(len, everything)), "unknown words and word pairs are left out"
+    tagger = pycrfsuite.Tagger()
+    tagger.open(str(model))
+    tagger.set(everything)
+    expected = tagger.tag()
+    detector = CrfDetector(model, extractor, "BIO")
+    assert detector.tag(restricted) == detector.tag(everything)
+    assert detector.tag(restricted)[0] == expected

@@ -15,7 +15,7 @@ import itertools
 import re
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
@@ -101,11 +101,17 @@ def _word_features(word: str) -> tuple[str, ...]:
 class FeatureExtractor:
     """Feature strings for each token of a text under a :class:`FeatureConfig`."""
 
-    def __init__(self, config: FeatureConfig = FeatureConfig(), clusters: WordClusters | None = None) -> None:
+    def __init__(
+        self,
+        config: FeatureConfig = FeatureConfig(),
+        clusters: WordClusters | None = None,
+        vocabulary: Container[str] | None = None,
+    ) -> None:
         if config.clusters and clusters is None:
             raise ValueError("these features use word clusters, but none were given")
         self.config = config
         self._clusters = clusters if config.clusters else None
+        self.vocabulary = vocabulary
         self._given, self._surnames = _name_lists() if config.name_lists else (frozenset(), frozenset())
         self._offsets = [offset for offset in range(-config.window, config.window + 1) if offset != 0]
         self._padding = {offset: f"{offset:+d}:PAD" for offset in self._offsets}
@@ -134,7 +140,17 @@ class FeatureExtractor:
         """A word's own features, and what it lends at each window offset (affixes and length stay its own)."""
         own = (*_word_features(word), *self._lexicon_features(word))
         lent = [f for f in own if not f.startswith(("p3=", "s3=", "s4=", "len="))]
-        return own, {offset: tuple(f"{offset:+d}:{f}" for f in lent) for offset in self._offsets}
+        return self._known(own), {offset: self._known(f"{offset:+d}:{f}" for f in lent) for offset in self._offsets}
+
+    def restricted_to(self, vocabulary: Container[str]) -> FeatureExtractor:
+        """This extractor, leaving out the features that are not in ``vocabulary``: a tagger's, which ignores the
+        features it has no weight for (a fifth of a note's: most neighbours' words and word pairs), so that they are
+        neither built nor handed over."""
+        return FeatureExtractor(self.config, self._clusters, vocabulary)
+
+    def _known(self, features: Iterable[str]) -> tuple[str, ...]:
+        vocabulary = self.vocabulary
+        return tuple(features) if vocabulary is None else tuple(f for f in features if f in vocabulary)
 
     def features(self, text: str, tokens: Sequence[Token], hints: Sequence[Span] = ()) -> list[list[str]]:
         """One feature list per token: its own features, then its neighbours' (``-2:``, ``-1:``, ``+1:``, ``+2:``)."""
@@ -164,10 +180,13 @@ class FeatureExtractor:
                 column = lent[offset:] + [padding] * min(offset, count)
             for feats, neighbour_features in zip(own, column):
                 feats.extend(neighbour_features)
-        words = [word_own[0] for word_own, _ in lexical]
-        for index, (first, second) in enumerate(itertools.pairwise(words)):
-            own[index + 1].append(f"bi-={first}|{second}")
-            own[index].append(f"bi+={first}|{second}")
+        vocabulary = self.vocabulary
+        for index, (first, second) in enumerate(itertools.pairwise(t.text.lower() for t in tokens)):
+            before, after = f"bi-=w={first}|w={second}", f"bi+=w={first}|w={second}"
+            if vocabulary is None or before in vocabulary:
+                own[index + 1].append(before)
+            if vocabulary is None or after in vocabulary:
+                own[index].append(after)
         return own
 
 
