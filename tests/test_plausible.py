@@ -308,3 +308,61 @@ def test_a_town_after_an_initial_is_a_signature_but_not_after_a_door_or_san() ->
         ("Playamar", "TERRITORIO"),
         ("Sebastián", "TERRITORIO"),
     ]
+
+
+def test_roles_articles_eponyms_and_lab_results_are_no_phi() -> None:
+    text = (
+        "Metgessa de família: Dra. Pons. La seva familia ho sap. La filla, la Núria. Escala de Braden 12. "
+        "Àcid úric 9,4 mg/dL. Vive en Calle 25 no 1g-89. CP E-28015. Setmana Santa."
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("família", "FAMILIARES_SUJETO_ASISTENCIA"),
+            ("familia", "FAMILIARES_SUJETO_ASISTENCIA"),
+            ("La", "TERRITORIO"),
+            ("Escala de Braden", "TERRITORIO"),
+            ("Àcid úric 9,4 mg/d", "CALLE"),
+            ("Calle 25 no 1g-89", "CALLE"),
+            ("E-28015", "TERRITORIO"),
+            ("Santa", "TERRITORIO"),
+        ),
+    )
+    assert found == ["familia", "Calle 25 no 1g-89", "E-28015", "Santa"]
+
+
+def test_a_centre_ends_at_its_last_capitalised_word_and_a_description_is_short() -> None:
+    text = (
+        "a l'Hospital Vall d'Hebron per a empelts. Al Hospital Universitario 12 de octubre. "
+        "La mare perquè s'ha caigut del patinet i s'ha donat un cop."
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("Hospital Vall d'Hebron per a empelts", "HOSPITAL"),
+            ("Hospital Universitario 12 de octubre", "HOSPITAL"),
+            ("mare perquè s'ha caigut del patinet i s'ha donat", "OTROS_SUJETO_ASISTENCIA"),
+        ),
+    )
+    assert found == ["Hospital Vall d'Hebron", "Hospital Universitario 12 de octubre"]
+
+
+def test_telegraphic_notes_shorthand_hours_short_numbers_and_two_people() -> None:
+    text = (
+        "acude c/ madre x fiebre 39.4. control en el cs san blas en 48h. fecha:sabado 14 de junio 05:10h. "
+        "si no mejora en 48-72h. dr.peña / mir s. ortega\n"
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("c/ madre x fiebre 39", "CALLE"),
+            ("cs san blas en 48h", "CENTRO_SALUD"),
+            ("sabado 14 de junio 05", "FECHAS"),
+            ("48-72h", "NUMERO_FAX"),
+            ("peña / mir s. ortega", "NOMBRE_PERSONAL_SANITARIO"),
+        ),
+    )
+    assert found == ["cs san blas", "sabado 14 de junio", "peña", "mir s. ortega"]

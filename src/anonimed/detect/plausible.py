@@ -46,6 +46,15 @@ those examples, and each holds for the annotated notes (a test applies them to M
   (``BENITO CABEZA REY``), and a date the weekday before it (``dijous 20/11/2025``);
 - **a dash between spaces ends a name or a date** (``DRA. CLARA MIRALLES - NEUROPEDIATRIA``, ``14/01 - Tercer dia``);
 - **an age is not part of a time or a decimal** (``03:12 H``, ``3.240 g``);
+- **a role, an article, an eponym or a lab result is no PHI**: ``familia`` after ``de`` (``médico de familia``), a
+  name or place made of articles alone (``La`` that opens ``La filla``), a name that opens with the head of an
+  eponym (``Escala de Braden``, ``Síndrome de Down``), a street that holds a unit (``Àcid úric 9,4 mg/dL``);
+- **a centre named in capitals ends at its last capitalised word** when two lower-case words or more follow
+  (``Hospital Vall d'Hebron per a empelts``);
+- **telegraphic notes**: a street holds no shorthand ``x`` (*por*) or ``q`` (``c/ madre x fiebre``, where ``c/`` is
+  *con*); a centre written in lower case ends before a word no name holds (``cs san blas en 48h``); a date ends
+  before the hour after it (``14 de junio 05:10h``); a phone or fax has six digits at least (``48-72h``); a slash
+  between spaces parts two people (``dr.peña / mir s. ortega``);
 - **a span is no longer than the longest of its type** in the annotated notes (six words for a town, seven for a
   patient's name): a longer one is a run of prose.
 
@@ -72,6 +81,8 @@ NUMBER_TYPES = PHONE_TYPES | frozenset(
 CODE_TYPES = NUMBER_TYPES | {"ID_SUJETO_ASISTENCIA"}
 # Digits of a Spanish phone number, and a group of its digits right before or after a part of it.
 _PHONE_DIGITS = 9
+# Fewer digits make no phone number (48-72h); MEDDOCAN's have eight at least.
+_FEWEST_PHONE_DIGITS = 6
 _GROUP_BEFORE = re.compile(r"(?<![\w/.,+-])\d{2,4}[ .-]$")
 _GROUP_AFTER = re.compile(r"[ .-]\d{2,4}(?![\w/]|[.,-]?\d)")
 # A country code right before a number: +34, 0034, (+34), (34).
@@ -125,6 +136,7 @@ _MOST_WORDS = {
     "SEXO_SUJETO_ASISTENCIA": 3,
     "EDAD_SUJETO_ASISTENCIA": 7,
     "PROFESION": 8,
+    "OTROS_SUJETO_ASISTENCIA": 8,
 }
 # An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.).
 _INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?$")
@@ -141,10 +153,23 @@ _NUMBER_BEFORE = re.compile(r"\d[:.,]")
 _NUMBER_AFTER = re.compile(r"[:.,]\d")
 # A dash between spaces: two values side by side (DRA. CLARA MIRALLES - NEUROPEDIATRIA).
 _SPACED_DASH = re.compile(r"\s+[-–—]\s+")
+# A slash between spaces parts two people (dr.peña / mir s. ortega).
+_SPACED_SLASH = re.compile(r"[ \t]+/[ \t]+")
 # Head words of a department's name (Unidad de Melanoma, Servei de Cardiologia, Salud Pública).
 _DEPARTMENT_HEADS = frozenset(
     "unidad unitat servicio servei seccion seccio planta consulta consultas consultes".split()
 )
+# Head words of a clinical eponym or scale: Escala de Braden, Índice de Barthel, Síndrome de Down, Maniobra de Valsalva.
+_EPONYM_HEADS = frozenset(
+    "escala indice index test sindrome enfermedad malaltia signo signe maniobra criterios criteris clasificacion"
+    " classificacio estadio grado grau".split()
+)
+# Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
+# The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
+_HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
+# A word of shorthand prose: x (por), q (que).
+_SHORTHAND_WORD = re.compile(r"(?<![\w/])[xq](?![\w/])")
+_UNIT = re.compile(r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm)\b)|\d[ \t]?g\b(?!-)|%")
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
 _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
@@ -407,10 +432,29 @@ def _before_a_spaced_dash(text: str, span: Span) -> Span | None:
     return Span(span.start, found.start(), span.label, span.score, span.source)
 
 
-def _department_head(covered: str) -> bool:
-    """A name that opens with the head word of a department (``Unidad de Melanoma``, ``Servei de Cardiologia``)."""
+def _department_or_eponym(covered: str) -> bool:
+    """A name that opens with the head word of a department (``Unidad de Melanoma``, ``Servei de Cardiologia``) or of
+    an eponym (``Escala de Braden``, ``Síndrome de Down``)."""
     words = _own_words(covered)
-    return bool(words) and fold(words[0]) in _DEPARTMENT_HEADS
+    return bool(words) and fold(words[0]) in _DEPARTMENT_HEADS | _EPONYM_HEADS
+
+
+def _function_words_only(covered: str) -> bool:
+    """A "name" made of articles and prepositions alone (``La`` that opens ``La filla, la Núria``)."""
+    words = _WORD.findall(covered)
+    return (
+        bool(words)
+        and not any(c.isdigit() for c in covered)  # E-28015 is a postal code
+        and all(fold(w) in _FUNCTION_WORDS for w in words)
+    )
+
+
+def _kinship_of_a_role(text: str, span: Span) -> bool:
+    """``familia`` after ``de`` names a role (``médico de familia``, ``metgessa de família``), not the patient's
+    relatives (none of MEDDOCAN's twelve is annotated)."""
+    return (
+        fold(text[span.start : span.end]) == "familia" and re.search(r"(?i)\bde[ \t]+$", text[: span.start]) is not None
+    )
 
 
 def _inside_a_number(text: str, span: Span) -> bool:
@@ -438,6 +482,38 @@ def _whole_name(text: str, span: Span) -> Span:
             break
         end = after.end()
     return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
+
+
+def _centre_name_end(text: str, span: Span) -> Span:
+    """A centre named in capitals ends at its last capitalised word: the lower-case words after it are the sentence
+    (``Hospital Vall d'Hebron per a empelts``, ``Hospital Sant Joan de Déu d'aquí a dues setmanes``)."""
+    covered = text[span.start : span.end]
+    words = list(_ALPHANUMERIC.finditer(covered))
+    if not words or not words[0].group()[0].isupper():
+        return span
+    last = max(i for i, word in enumerate(words) if not word.group().islower())
+    tail = [word.group() for word in words[last + 1 :] if word.group() not in _PARTICLES]
+    # Two words at least: one lower-case word may be the name's own (Hospital Universitario La paz, 12 de octubre).
+    if len(tail) < 2 or not any(len(word) >= 3 for word in tail):
+        return span
+    return Span(span.start, span.start + words[last].end(), span.label, span.score, span.source)
+
+
+def _date_before_an_hour(text: str, span: Span) -> Span | None:
+    """A date ends before the hour written after it (``sabado 14 de junio 05:10h``: not ``05``)."""
+    hour = _HOUR_AT_END.search(text, span.start, span.end)
+    if hour is None or not re.match(r"[:.h]\d\d", text[span.end : span.end + 3]):
+        return span
+    end = span.start + len(text[span.start : hour.start()].rstrip(" \t,"))
+    return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+
+
+def _lower_case_centre_end(text: str, span: Span) -> Span | None:
+    """A centre written in lower case ends before a word that no name holds (``cs san blas en 48h``, ``cs con
+    matrona``); in capitals such words may be the name's own (``Asociación para Evitar la Ceguera``)."""
+    if not text[span.start : span.end].islower():
+        return span
+    return _name_part(text, span)
 
 
 def _initialled_person(text: str, span: Span) -> Span:
@@ -473,11 +549,16 @@ def _is_key(text: str, span: Span) -> bool:
 
 
 _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
+_CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
+_FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS
 # The changes to a span's bounds, in order: (whether it applies to a label, the change).
 _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
     (lambda label: True, _first_line),
     (lambda label: True, _first_column),
     (lambda label: label == "TERRITORIO", _initialled_person),
+    (lambda label: label in _CENTRE_TYPES, _centre_name_end),
+    (lambda label: label in _CENTRE_TYPES, _lower_case_centre_end),
+    (lambda label: label == "FECHAS", _date_before_an_hour),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
@@ -508,7 +589,11 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or len(_ALPHANUMERIC.findall(covered)) > _MOST_WORDS.get(label, len(covered))
         or (label == STREET and not _street_shaped(covered))
         or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
-        or (names_or_places and (_title_or_department(covered) or _department_head(covered)))
+        or (names_or_places and (_title_or_department(covered) or _department_or_eponym(covered)))
+        or (names_or_places and _function_words_only(covered))
+        or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
+        or (label in PHONE_TYPES and sum(c.isdigit() for c in covered) < _FEWEST_PHONE_DIGITS)
+        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         or (label in PERSON_TYPES and _job_title(covered))
         or (label == "HOSPITAL" and _hour(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and _inside_a_number(text, span))
@@ -526,10 +611,23 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
     capitalised = _capitalises_names(text)
     kept = []
     for original in spans:
-        span = _reshaped(text, original)
-        if span is not None and not _implausible(text, span, capitalised):
-            kept.append(span)
+        for part in _people(text, original):
+            span = _reshaped(text, part)
+            if span is not None and not _implausible(text, span, capitalised):
+                kept.append(span)
     return kept
+
+
+def _people(text: str, span: Span) -> list[Span]:
+    """A person's span cut at each slash between spaces, which parts two people (``dr.peña / mir s. ortega``)."""
+    if span.label not in PERSON_TYPES:
+        return [span]
+    parts, start = [], span.start
+    for slash in _SPACED_SLASH.finditer(text, span.start, span.end):
+        parts.append(Span(start, slash.start(), span.label, span.score, span.source))
+        start = slash.end()
+    parts.append(Span(start, span.end, span.label, span.score, span.source))
+    return [part for part in parts if part.end > part.start]
 
 
 class PlausibleSpans:
