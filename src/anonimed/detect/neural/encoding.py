@@ -20,7 +20,7 @@ import numpy as np
 
 from anonimed.detect.neural.charlm_states import CharLmStates
 from anonimed.document import Document
-from anonimed.embeddings import WordEmbeddings, normalise
+from anonimed.embeddings import WordEmbeddings
 from anonimed.text.sentences import split_sentences
 from anonimed.text.tokenize import Token, tokenize
 
@@ -143,7 +143,8 @@ class TokenEncoder:
         self._vector_of = functools.lru_cache(maxsize=100_000)(embeddings.vector)
 
     def word_vector(self, text: str) -> np.ndarray:
-        return self._vector_of(normalise(text))
+        # Cached by the token as written: the embeddings normalise it themselves, on a miss only.
+        return self._vector_of(text)
 
     def char_matrix(self, texts: Sequence[str]) -> np.ndarray:
         """[N, C] char ids of ``texts`` (each cut to ``max_token_chars``), zero-padded to the longest."""
@@ -151,9 +152,11 @@ class TokenEncoder:
         lengths = np.fromiter(map(len, cut), dtype=np.int64, count=len(cut))
         width = int(lengths.max()) if len(cut) else 1
         joined = "".join(cut)
-        # Vectorised lookup: map each distinct character once, then scatter every character to its (token, position).
-        distinct, inverse = np.unique(np.array(list(joined), dtype=str), return_inverse=True)
-        ids = np.array([self._char_ids.get(char, UNKNOWN) for char in distinct], dtype=np.int64)[inverse]
+        # Vectorised lookup: map each distinct character once (by code point: no array of strings to sort), then
+        # scatter every character to its (token, position).
+        codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        distinct, inverse = np.unique(codes, return_inverse=True)
+        ids = np.array([self._char_ids.get(chr(code), UNKNOWN) for code in distinct.tolist()], dtype=np.int64)[inverse]
         rows = np.repeat(np.arange(len(cut)), lengths)
         columns = np.arange(len(joined)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         matrix = np.zeros((len(cut), width), dtype=np.int64)
@@ -204,7 +207,7 @@ class NoteEncoding:
         self.offsets = np.cumsum(self.lengths) - self.lengths  # each sentence's first token among all of them
         self.vectors = np.stack([encoder.word_vector(text) for text in texts])
         self.chars = encoder.char_matrix(texts)
-        self.char_lengths = np.fromiter((min(len(t), encoder.max_token_chars) for t in texts), np.int64, len(texts))
+        self.char_lengths = np.count_nonzero(self.chars, axis=1)  # real characters have ids from 1, padding 0
         self.casing = np.fromiter(map(casing_class, texts), np.int64, len(texts))
 
     def batch(self, indices: Sequence[int] | np.ndarray) -> Batch:
