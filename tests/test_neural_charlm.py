@@ -26,7 +26,7 @@ from anonimed.detect.neural.encoding import CharLmFeatures, TokenEncoder, docume
 from anonimed.detect.neural.inference import CHAR_LM_FOLDERS
 from anonimed.detect.neural.network import Crf, Tagger
 from anonimed.detect.neural.tagset import allowed_moves, bioes_tags
-from anonimed.detect.neural.training import predict_with_torch, torch_emissions, write_model
+from anonimed.detect.neural.training import char_lm_files, predict_with_torch, torch_emissions, write_model
 from anonimed.document import Document, Span
 from anonimed.embeddings import WordEmbeddings
 
@@ -110,7 +110,10 @@ def random_model(char_lms: dict[str, Path], tmp_path_factory: pytest.TempPathFac
     crf = Crf(*allowed_moves(TAGS))
     folder = tmp_path_factory.mktemp("neural-charlm")
     example = encoder.encode_note(notes[0].text, document_sentences(notes[0])).batch([0])
-    write_model(folder, tagger.eval(), crf, encoder, TAGS, example, {"config": TINY.to_dict()})
+    with pytest.raises(ValueError, match="give their files"):
+        write_model(folder, tagger.eval(), crf, encoder, TAGS, example, {"config": TINY.to_dict()})
+    copies = char_lm_files(features)
+    write_model(folder, tagger, crf, encoder, TAGS, example, {"config": TINY.to_dict()}, copies)
     return folder, tagger, crf, encoder, notes
 
 

@@ -244,25 +244,41 @@ def _export(tagger: Tagger, example: Batch, buffer: io.BytesIO, token_axes: dict
     )
 
 
-def copy_char_lms(char_lm: CharLmFeatures, out_dir: Path) -> list[str]:
-    """Each character LM's network and manifest copied into the model folder (not its torch checkpoint), so that
-    the folder is self-contained; returns their folder names there, forward first."""
-    names = []
-    for source, model in zip(char_lm.folders, char_lm.models):
-        name = f"charlm-{model.direction}"
-        (out_dir / name).mkdir(exist_ok=True)
-        for file_name in (charlm_states.NETWORK_FILE, charlm_states.MANIFEST_FILE):
-            write_bytes_atomic(out_dir / name / file_name, (source / file_name).read_bytes())
-        names.append(name)
-    return names
+CharLmFiles = dict[str, dict[str, bytes]]  # a character LM's folder name in the model folder -> its files' contents
+
+
+def char_lm_files(char_lm: CharLmFeatures) -> CharLmFiles:
+    """Each character LM's network and manifest (not its torch checkpoint), by its folder name in the model folder,
+    forward first.  Read when training starts: the model folder gets the models the tagger learnt from, even if a
+    resumed LM run rewrites its own folder in the meantime."""
+    names = (charlm_states.NETWORK_FILE, charlm_states.MANIFEST_FILE)
+    return {
+        f"charlm-{model.direction}": {name: (folder / name).read_bytes() for name in names}
+        for folder, model in zip(char_lm.folders, char_lm.models)
+    }
 
 
 def write_model(
-    out_dir: Path, tagger: Tagger, crf: Crf, encoder: TokenEncoder, tags: Sequence[str], example: Batch, manifest: dict
+    out_dir: Path,
+    tagger: Tagger,
+    crf: Crf,
+    encoder: TokenEncoder,
+    tags: Sequence[str],
+    example: Batch,
+    manifest: dict,
+    char_lms: CharLmFiles | None = None,
 ) -> None:
+    """The model folder; ``char_lms`` are the files of the encoder's character LMs, copied in so that the folder is
+    self-contained (``model.json`` names the copies relative to the folder)."""
+    if encoder.char_lm and not char_lms:
+        raise ValueError("the model reads character LMs: give their files, the model folder holds a copy")
     out_dir.mkdir(parents=True, exist_ok=True)
-    if encoder.char_lm:
-        manifest = {**manifest, CHAR_LM_FOLDERS: copy_char_lms(encoder.char_lm, out_dir)}
+    for folder_name, files in (char_lms or {}).items():
+        (out_dir / folder_name).mkdir(exist_ok=True)
+        for file_name, content in files.items():
+            write_bytes_atomic(out_dir / folder_name / file_name, content)
+    if char_lms:
+        manifest = {**manifest, CHAR_LM_FOLDERS: list(char_lms)}
     write_bytes_atomic(out_dir / NETWORK_FILE, export_onnx(tagger, example))
     crf_weights(crf).save(out_dir)
     buffer = io.BytesIO()
@@ -304,6 +320,7 @@ def train_neural(
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(seed)
     char_lm = char_lm_features(config.char_lm, cached_notes=None)  # first: a wrong folder fails before any work
+    copies = char_lm_files(char_lm) if char_lm else None
     source = embeddings if isinstance(embeddings, WordEmbeddings) else WordEmbeddings.load(embeddings)
 
     tags = bioes_tags(span.label for document in train_docs for span in document.spans)
@@ -381,7 +398,7 @@ def train_neural(
         "epochs": history,
         "training_seconds": round(training_seconds, 1),
     }
-    write_model(out_dir, tagger, crf, encoder, tags, examples_batch(encoder, examples[:1]), manifest)
+    write_model(out_dir, tagger, crf, encoder, tags, examples_batch(encoder, examples[:1]), manifest, copies)
     detector = load_neural(out_dir)
     dev_scores = score(dev_docs, detector.detect_all(dev_docs), dev_sentence_counts).to_dict()
     manifest["dev_scores"] = {key: dev_scores[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged")}
