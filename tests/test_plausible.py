@@ -366,3 +366,16 @@ def test_telegraphic_notes_shorthand_hours_short_numbers_and_two_people() -> Non
         ),
     )
     assert found == ["cs san blas", "sabado 14 de junio", "peña", "mir s. ortega"]
+
+
+def test_a_door_letter_is_no_unit_and_a_centre_in_full_keeps_its_words() -> None:
+    text = "domicilio: av. brasil 34, 1g.\nasociación para evitar la ceguera en méxico c/ vicente garcía torres 3\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("av. brasil 34, 1g", "CALLE"),
+            ("asociación para evitar la ceguera en méxico", "INSTITUCION"),
+        ),
+    )
+    assert found == ["av. brasil 34, 1g", "asociación para evitar la ceguera en méxico"]

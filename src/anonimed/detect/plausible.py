@@ -169,7 +169,7 @@ _EPONYM_HEADS = frozenset(
 _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
 # A word of shorthand prose: x (por), q (que).
 _SHORTHAND_WORD = re.compile(r"(?<![\w/])[xq](?![\w/])")
-_UNIT = re.compile(r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm)\b)|\d[ \t]?g\b(?!-)|%")
+_UNIT = re.compile(r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm)\b)|\d[.,]\d+[ \t]?g\b|%")
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
 _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
@@ -509,9 +509,12 @@ def _date_before_an_hour(text: str, span: Span) -> Span | None:
 
 
 def _lower_case_centre_end(text: str, span: Span) -> Span | None:
-    """A centre written in lower case ends before a word that no name holds (``cs san blas en 48h``, ``cs con
-    matrona``); in capitals such words may be the name's own (``Asociación para Evitar la Ceguera``)."""
-    if not text[span.start : span.end].islower():
+    """A centre written in lower case and named by an abbreviation (``cs``, ``h.``) ends before a word that no name
+    holds (``cs san blas en 48h``, ``cs con matrona``); a name written in full may hold one (``Asociación para Evitar
+    la Ceguera``)."""
+    covered = text[span.start : span.end]
+    words = _WORD.findall(covered)
+    if not covered.islower() or not words or words[0] not in _CENTRE_ABBREVIATIONS:
         return span
     return _name_part(text, span)
 
@@ -550,6 +553,7 @@ def _is_key(text: str, span: Span) -> bool:
 
 _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
 _CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
+_CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp".split())
 _FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS
 # The changes to a span's bounds, in order: (whether it applies to a label, the change).
 _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
