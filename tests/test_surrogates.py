@@ -357,3 +357,12 @@ def test_parse_date_reads_full_dates_only():
     assert parse_date("3 de marzo de 1946") == dt.date(1946, 3, 3)
     assert parse_date("03/03/1946") == dt.date(1946, 3, 3)
     assert parse_date("marzo de 1946") is None
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_shifted_date_never_holds_another_date_of_the_document(seed: int):
+    text = "FECHA: 12 DE JUNIO DE 2025\nSIN CAMBIOS RESPECTO A LA RONDA ANTERIOR (2023)."
+    first, second = text.index("12 DE"), text.index("2023")
+    document = Document("n", text, [Span(first, first + 19, "FECHAS"), Span(second, second + 4, "FECHAS")])
+    context = SurrogateContext(document, Keyring(seed=seed))
+    assert "2023" not in surrogate("FECHAS", "12 DE JUNIO DE 2025", context), f"offset {context.date_offset}"

@@ -17,6 +17,8 @@ FEMALE_WORDS = frozenset({"mujer", "femenino", "femenina", "f", "hembra", "nina"
 MALE_WORDS = frozenset({"hombre", "varon", "masculino", "h", "macho", "nino", "nen", "home", "noi", "senor"})
 
 _OFFSET_DRAWS = 20
+# Characters from which another mention written inside a shifted date still shows (2023 in 15 DE JULIO DE 2023).
+_MENTION_WITHIN_A_DATE = 4
 _DOCUMENT_FACTS = ("date_offset", "patient_gender", "catalan", "phi_words")  # cached properties that ignore the salt
 # Types whose words name someone or somewhere: no surrogate of the note may repeat one of them.
 _NAMING_TYPES = frozenset(
@@ -114,9 +116,10 @@ class SurrogateContext:
     def date_offset(self) -> int:
         """Days added to every date of the patient: one per patient key (metadata "patient"), else one per document.
 
-        A document's own offset is drawn again (up to 20 times) while it would turn one of its dates into the text of
-        another of its PHI mentions (``2005`` shifted onto the ``2007`` of the next line): the output would then still
-        show that mention's text.  A patient's offset is shared by all their notes and cannot be chosen per note.
+        A document's own offset is drawn again (up to 20 times) while one of its shifted dates would hold the text of
+        another of its PHI mentions (``2005`` shifted onto the ``2007`` of the next line, ``12 DE JUNIO DE 2025`` onto
+        ``15 DE JULIO DE 2023`` beside a ``(2023)``): the output would then still show that mention's text.  A
+        patient's offset is shared by all their notes and cannot be chosen per note.
         """
         patient = self.document.metadata.get("patient")
         rng = self.keyring.random("date-offset", f"patient:{patient}" if patient else f"doc:{self.document.id}")
@@ -135,12 +138,18 @@ class SurrogateContext:
                 return days if rng.random() < 0.5 else -days
 
     def _recreates_a_mention(self, offset: int) -> bool:
-        mentions = {fold(self.document.span_text(span).strip()) for span in self.document.spans}
+        mentions = {fold(self.document.span_text(span).strip()) for span in self.document.spans} - {""}
+        # Within a date, only a mention long enough to say something (a year, a name): not the "d" of a Catalan sex.
+        longer = "|".join(rf"(?<!\w){re.escape(m)}(?!\w)" for m in mentions if len(m) >= _MENTION_WITHIN_A_DATE)
+        within = re.compile(longer) if longer else None
         language = "ca" if self.catalan else "es"
         for span in self.document.spans:
             if span.label == "FECHAS":
                 shifted = shift_dates_by(self.document.span_text(span), offset, language)
-                if shifted is not None and fold(shifted.strip()) in mentions:
+                if shifted is None:
+                    continue
+                folded = fold(shifted.strip())
+                if folded in mentions or (within is not None and within.search(folded)):
                     return True
         return False
 
