@@ -65,33 +65,34 @@ def vote_tags(
     total = sum(vote.weights.get(name, 0.0) for name in members)
     if total <= 0:
         return []
-    tags, shares = [], []
-    for index in range(len(tokens)):
-        by_label: dict[str, float] = defaultdict(float)
-        starts: dict[str, float] = defaultdict(float)
-        for name, (member, scores) in members.items():
-            tag = member[index]
-            if tag == OUTSIDE:
-                continue
-            weight = vote.weights.get(name, 0.0) * (scores[index] if vote.soft else 1.0)
-            label = tag[2:]
-            by_label[label] += weight
-            if tag[0] == "B":
-                starts[label] += weight
-        if not by_label:
-            tags.append(OUTSIDE)
-            shares.append(0.0)
-            continue
-        label, weight = max(by_label.items(), key=lambda item: item[1])
-        share = weight / total
-        if share < vote.label_thresholds.get(label, vote.threshold):
-            tags.append(OUTSIDE)
-            shares.append(0.0)
-            continue
-        # A token opens an entity when the members that start one there outweigh those that continue one.
-        tags.append(("B-" if starts[label] * 2 > weight else "I-") + label)
-        shares.append(min(share, 1.0))
+    tags, shares = [OUTSIDE] * len(tokens), [0.0] * len(tokens)
+    # Most tokens are outside every member's spans: only the others are voted on.
+    for index in {index for member, _ in members.values() for index, tag in enumerate(member) if tag != OUTSIDE}:
+        tags[index], shares[index] = _token_vote(index, members, vote, total)
     return tags_to_spans(tokens, tags, shares, source)
+
+
+def _token_vote(
+    index: int, members: Mapping[str, tuple[Sequence[str], Sequence[float]]], vote: Vote, total: float
+) -> tuple[str, float]:
+    """The tag and share the vote gives the token at ``index``, which some member puts in a span."""
+    by_label: dict[str, float] = defaultdict(float)
+    starts: dict[str, float] = defaultdict(float)
+    for name, (member, scores) in members.items():
+        tag = member[index]
+        if tag == OUTSIDE:
+            continue
+        weight = vote.weights.get(name, 0.0) * (scores[index] if vote.soft else 1.0)
+        label = tag[2:]
+        by_label[label] += weight
+        if tag[0] == "B":
+            starts[label] += weight
+    label, weight = max(by_label.items(), key=lambda item: item[1])
+    share = weight / total
+    if share < vote.label_thresholds.get(label, vote.threshold):
+        return OUTSIDE, 0.0
+    # A token opens an entity when the members that start one there outweigh those that continue one.
+    return ("B-" if starts[label] * 2 > weight else "I-") + label, min(share, 1.0)
 
 
 def token_scores(tokens: Sequence[Token], spans: Sequence[Span]) -> list[float]:

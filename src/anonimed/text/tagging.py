@@ -99,10 +99,12 @@ def tags_to_token_ranges(tags: Sequence[str]) -> list[tuple[int, int, str]]:
         open_first, open_label = None, None
 
     for index, tag in enumerate(tags):
+        if tag == OUTSIDE:  # most tokens: nothing to split, and only an open entity to close
+            if open_first is not None:
+                close(index - 1)
+            continue
         prefix, label = _split(tag)
-        if prefix == OUTSIDE:
-            close(index - 1)
-        elif prefix == "S":
+        if prefix == "S":
             close(index - 1)
             entities.append((index, index, label))  # type: ignore[arg-type]
         elif prefix == "B" or open_label != label:
