@@ -379,3 +379,18 @@ def test_a_door_letter_is_no_unit_and_a_centre_in_full_keeps_its_words() -> None
         ),
     )
     assert found == ["av. brasil 34, 1g", "asociación para evitar la ceguera en méxico"]
+
+
+def test_a_relative_keeps_its_ex_and_a_hospital_its_glued_abbreviation() -> None:
+    text = "problemas con su ex marido,tiene orden. trasllat a h.bellvitge.\n"
+    found = kept(text, *spans_of(text, ("marido", "FAMILIARES_SUJETO_ASISTENCIA"), ("bellvitge", "HOSPITAL")))
+    assert found == ["ex marido", "h.bellvitge"]
+
+
+def test_an_occupation_ends_before_its_workplace() -> None:
+    text = "varon 24a,estudiante de derecho en la uv. trabajador en canteras.\n"
+    found = kept(
+        text,
+        *spans_of(text, ("estudiante de derecho en la uv", "PROFESION"), ("trabajador en canteras", "PROFESION")),
+    )
+    assert found == ["estudiante de derecho", "trabajador en canteras"]

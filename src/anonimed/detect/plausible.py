@@ -51,6 +51,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
   eponym (``Escala de Braden``, ``Síndrome de Down``), a street that holds a unit (``Àcid úric 9,4 mg/dL``);
 - **a centre named in capitals ends at its last capitalised word** when two lower-case words or more follow
   (``Hospital Vall d'Hebron per a empelts``);
+- **an occupation ends before its workplace** (``estudiante de derecho en la uv``);
+- **a relative keeps its ``ex``, a hospital its glued ``h.``** (``su ex marido``, ``h.bellvitge``);
 - **telegraphic notes**: a street holds no shorthand ``x`` (*por*) or ``q`` (``c/ madre x fiebre``, where ``c/`` is
   *con*); a centre written in lower case ends before a word no name holds (``cs san blas en 48h``); a date ends
   before the hour after it (``14 de junio 05:10h``); a phone or fax has six digits at least (``48-72h``); a slash
@@ -167,6 +169,11 @@ _EPONYM_HEADS = frozenset(
 # Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
 # The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
 _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
+# Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
+_EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
+_HOSPITAL_GLUED_BEFORE = re.compile(r"(?i)(?<!\w)(?:h|hosp)\.$")
+# The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
+_WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
 # A word of shorthand prose: x (por), q (que).
 _SHORTHAND_WORD = re.compile(r"(?<![\w/])[xq](?![\w/])")
 _UNIT = re.compile(r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm)\b)|\d[.,]\d+[ \t]?g\b|%")
@@ -250,6 +257,7 @@ def _heading(text: str, span: Span) -> bool:
     line = text[line_start : line_end if line_end >= 0 else len(text)].strip().rstrip(":").strip()
     covered = text[span.start : span.end]
     words = _own_words(covered)
+    # Not "covered + '.'": a value in capitals under its key ends in one (NOMBRE / NOM:\nERNESTINA.).
     return line == covered and covered.isupper() and bool(words) and not any(_known(w) for w in words)
 
 
@@ -519,6 +527,23 @@ def _lower_case_centre_end(text: str, span: Span) -> Span | None:
     return _name_part(text, span)
 
 
+def _occupation_end(text: str, span: Span) -> Span:
+    """An occupation ends before the workplace that follows it (``estudiante de derecho en la uv``)."""
+    found = _WORKPLACE.search(text, span.start, span.end)
+    return span if found is None else Span(span.start, found.start(), span.label, span.score, span.source)
+
+
+def _with_the_word_before(text: str, span: Span) -> Span:
+    """A relative keeps the ``ex`` before it (``su ex marido``), and a hospital the ``h.`` glued to it
+    (``trasllat a h.bellvitge``), also when it was taken for a town."""
+    before = _EX_BEFORE if span.label == "FAMILIARES_SUJETO_ASISTENCIA" else _HOSPITAL_GLUED_BEFORE
+    found = before.search(text, max(0, span.start - 6), span.start)
+    if found is None:
+        return span
+    label = "HOSPITAL" if span.label == "TERRITORIO" else span.label
+    return Span(found.start(), span.end, label, span.score, span.source)
+
+
 def _initialled_person(text: str, span: Span) -> Span:
     """A "town" written right after an initial is a person's surname, as a report signs it (``R. Morales``): no town
     is written so, but for ``S.``, *San* (``S. Sebastián``)."""
@@ -561,8 +586,10 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: True, _first_column),
     (lambda label: label == "TERRITORIO", _initialled_person),
     (lambda label: label in _CENTRE_TYPES, _centre_name_end),
+    (lambda label: label in ("FAMILIARES_SUJETO_ASISTENCIA", "HOSPITAL", "TERRITORIO"), _with_the_word_before),
     (lambda label: label in _CENTRE_TYPES, _lower_case_centre_end),
     (lambda label: label == "FECHAS", _date_before_an_hour),
+    (lambda label: label == "PROFESION", _occupation_end),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
