@@ -186,10 +186,10 @@ _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".sp
 
 @cache
 def _known_words() -> frozenset[str]:
-    """Given names, surnames, provinces, their capitals, regions and countries that Faker ships, and the towns of
-    GeoNames (:func:`anonimed.rules.gazetteers.towns`), folded to lower case without accents: words that may name
+    """Given names, surnames, provinces, their capitals, regions and countries that Faker ships, the towns of
+    GeoNames (:func:`anonimed.rules.gazetteers.towns`) and the rules' given names (Montse, Txell), folded to lower case without accents: words that may name
     someone or somewhere even when they are common words (``Rosa``, ``León``, ``Mataró``)."""
-    from anonimed.rules.gazetteers import towns
+    from anonimed.rules.gazetteers import given_names, towns
     from anonimed.transform.surrogates import pools
     from anonimed.transform.surrogates.places import provinces
 
@@ -198,7 +198,7 @@ def _known_words() -> frozenset[str]:
     names += [place for pair in provinces().values() for place in pair]
     for name in names:
         words.update(fold(word) for word in _WORD.findall(name))
-    return frozenset(words | towns())
+    return frozenset(words | towns() | given_names())
 
 
 def _own_words(text: str) -> list[str]:
