@@ -394,3 +394,17 @@ def test_an_occupation_ends_before_its_workplace() -> None:
         *spans_of(text, ("estudiante de derecho en la uv", "PROFESION"), ("trabajador en canteras", "PROFESION")),
     )
     assert found == ["estudiante de derecho", "trabajador en canteras"]
+
+
+def test_a_hospital_of_prose_is_none_but_one_named_without_its_head_word_stays() -> None:
+    text = "Refereix menys dispnea. Es retira l'oxigen. Ingresa en el 12 de Octubre. Control en Hospital del Mar.\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("Refereix menys dispnea. Es retira l'oxigen", "HOSPITAL"),
+            ("12 de Octubre", "HOSPITAL"),
+            ("Hospital del Mar", "HOSPITAL"),
+        ),
+    )
+    assert found == ["12 de Octubre", "Hospital del Mar"]

@@ -51,6 +51,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
   eponym (``Escala de Braden``, ``Síndrome de Down``), a street that holds a unit (``Àcid úric 9,4 mg/dL``);
 - **a centre named in capitals ends at its last capitalised word** when two lower-case words or more follow
   (``Hospital Vall d'Hebron per a empelts``);
+- **a hospital or health centre holds a centre's head word or few lower-case words**: three lower-case words and no ``hospital``,
+  ``CAP``, ``institut``… make prose (``Refereix menys dispnea. Es retira l'oxigen``);
 - **an occupation ends before its workplace** (``estudiante de derecho en la uv``);
 - **a relative keeps its ``ex``, a hospital its glued ``h.``** (``su ex marido``, ``h.bellvitge``);
 - **telegraphic notes**: a street holds no shorthand ``x`` (*por*) or ``q`` (``c/ madre x fiebre``, where ``c/`` is
@@ -527,6 +529,21 @@ def _lower_case_centre_end(text: str, span: Span) -> Span | None:
     return _name_part(text, span)
 
 
+def _unless_prose(text: str, span: Span) -> Span | None:
+    """None for a hospital or health centre that :func:`_prose_centre` finds to be prose; checked before the span's
+    end is cut to its last capitalised word, which would leave too few words to tell."""
+    return None if _prose_centre(text[span.start : span.end]) else span
+
+
+def _prose_centre(covered: str) -> bool:
+    """A "centre" of three lower-case words or more and no head word of a centre: a run of prose (``Refereix menys
+    dispnea. Es retira l'oxigen``, ``artroplàstia total de genoll dret``); centres without their head word are names
+    (``12 de Octubre``, ``Gregorio Marañón``)."""
+    words = _WORD.findall(covered)
+    prose = [w for w in words if w.islower() and len(w) >= 3 and w not in _PARTICLES]
+    return len(prose) >= _SENTENCE_WORDS and not any(fold(w) in _CENTRE_HEADS for w in words)
+
+
 def _occupation_end(text: str, span: Span) -> Span:
     """An occupation ends before the workplace that follows it (``estudiante de derecho en la uv``)."""
     found = _WORKPLACE.search(text, span.start, span.end)
@@ -579,12 +596,21 @@ def _is_key(text: str, span: Span) -> bool:
 _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
 _CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
 _CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp".split())
+# Head words of centres, folded: one of them makes a span of common words a centre's name (Hospital del Mar).
+_CENTRE_HEADS = _CENTRE_ABBREVIATIONS | frozenset(
+    "hospital hospitalario hospitalari clinica clinic policlinica sanatorio complejo complexo centro centre salud salut"
+    " institut instituto fundacion fundacio consorci parc corporacio residencia universidad universitat ambulatorio"
+    " consultorio consultori mutua ajuntament ayuntamiento colegio escola escuela ies ceip asociacion associacio"
+    " sociedad societat servicio servei unidad unitat".split()
+)
 _FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS
 # The changes to a span's bounds, in order: (whether it applies to a label, the change).
 _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
     (lambda label: True, _first_line),
     (lambda label: True, _first_column),
     (lambda label: label == "TERRITORIO", _initialled_person),
+    # Institutions are left alone: companies and faculties in lower case hold none of the heads (carl zeiss meditec).
+    (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _unless_prose),
     (lambda label: label in _CENTRE_TYPES, _centre_name_end),
     (lambda label: label in ("FAMILIARES_SUJETO_ASISTENCIA", "HOSPITAL", "TERRITORIO"), _with_the_word_before),
     (lambda label: label in _CENTRE_TYPES, _lower_case_centre_end),
