@@ -26,7 +26,7 @@ def _measure(arguments: argparse.Namespace) -> dict:
     seconds = time.perf_counter() - started
     tokens = sum(len(tokenize(d.text)) for d in dev_docs)
     report = score(dev_docs, predictions, counts).to_dict()
-    size = sum(path.stat().st_size for path in Path(arguments.model).iterdir() if path.is_file())
+    size = sum(path.stat().st_size for path in Path(arguments.model).rglob("*") if path.is_file())  # LM copies too
     return {key: report[key] for key in ("subtask1", "subtask2_strict", "subtask2_merged")} | {
         "documents": len(dev_docs),
         "tokens": tokens,
