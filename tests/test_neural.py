@@ -174,6 +174,20 @@ def test_a_note_encoded_once_gives_the_batches_of_its_sentences(random_model):
                 assert cut.inputs()[name].dtype == array.dtype
 
 
+def test_char_ids_are_looked_up_one_character_at_a_time(random_model):
+    """Characters outside the model's alphabet (an emoji beyond the 16-bit range, a lone surrogate) get UNKNOWN."""
+    from anonimed.detect.neural.encoding import PAD, UNKNOWN
+
+    encoder = random_model[3]
+    texts = ["Pérez", "😀a", "\udcff", "x" * (encoder.max_token_chars + 5)]
+    known = {char: index + 2 for index, char in enumerate(encoder.chars)}
+    matrix = encoder.char_matrix(texts)
+    for row, text in zip(matrix, texts):
+        cut = text[: encoder.max_token_chars]
+        assert row[: len(cut)].tolist() == [known.get(char, UNKNOWN) for char in cut]
+        assert (row[len(cut) :] == PAD).all()
+
+
 def test_onnx_detector_equals_torch_to_the_last_label(random_model):
     folder, tagger, crf, encoder, notes = random_model
     detector = load_neural(folder)
