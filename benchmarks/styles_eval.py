@@ -123,6 +123,12 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _set_name(folder: Path) -> str:
+    """The measured set as the results name it: its path from the repository root, or its folder's name."""
+    resolved = folder.resolve()
+    return resolved.relative_to(ROOT).as_posix() if resolved.is_relative_to(ROOT) else resolved.name
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -131,7 +137,12 @@ def main() -> int:
         default=["default", "default-plain", "rules"],
         help=f"{', '.join(SYSTEMS)}, or a model folder (e.g. a candidate before it ships)",
     )
-    parser.add_argument("--styles", type=Path, default=STYLES_DIR, help="the annotated notes (BRAT)")
+    parser.add_argument(
+        "--styles",
+        type=Path,
+        default=STYLES_DIR,
+        help="the annotated notes (BRAT): benchmarks/styles (development, the default) or benchmarks/styles-holdout",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "styles.json")
     arguments = parser.parse_args()
     unknown = [s for s in arguments.systems if s not in SYSTEMS and not (Path(s) / "model.json").is_file()]
@@ -147,6 +158,7 @@ def main() -> int:
             {
                 "date": date.today().isoformat(),
                 "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
+                "set": _set_name(arguments.styles),
                 "notes": len(notes),
                 "results": results,
             },

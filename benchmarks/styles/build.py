@@ -7,6 +7,9 @@ annotations with exact offsets, so offsets are never typed by hand.
     python benchmarks/styles/build.py          # rebuild every note of markup/ into benchmarks/styles/
     python benchmarks/styles/build.py --check  # fail if a built note differs from its source
     python benchmarks/styles/build.py --counts # print the README's table of notes and mentions per style and type
+
+``--folder`` builds, checks or counts another set written the same way (its notes in the folder, their sources in its
+``markup/``), e.g. the held-out set: ``python benchmarks/styles/build.py --folder benchmarks/styles-holdout --check``.
 """
 
 from __future__ import annotations
@@ -112,11 +115,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="compare the built notes with their sources")
     parser.add_argument("--counts", action="store_true", help="print the table of notes and mentions per style")
+    parser.add_argument(
+        "--folder",
+        type=Path,
+        default=HERE,
+        help="the set to build: its notes go in the folder, their sources are in its markup/ (default: this set)",
+    )
     arguments = parser.parse_args()
+    folder: Path = arguments.folder
+    if not (folder / "markup").is_dir():
+        parser.error(f"{folder}: no markup/ folder of source notes")
     if arguments.counts:
-        print(counts_table())
+        print(counts_table(folder))
         return 0
-    problems = build(check=arguments.check)
+    problems = build(markup_dir=folder / "markup", out_dir=folder, check=arguments.check)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0
