@@ -408,3 +408,19 @@ def test_a_hospital_of_prose_is_none_but_one_named_without_its_head_word_stays()
         ),
     )
     assert found == ["12 de Octubre", "Hospital del Mar"]
+
+
+def test_in_a_note_without_capitals_names_streets_and_articles_stay() -> None:
+    text = "datos del paciente.\nnombre: abdul.\ndomicilio: teatinos 180.\nlocalidad: la coruña.\nmédico: nora olazabal eizaguirre.\ntto 3 dias. ta 148/86.\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("teatinos 180", "CALLE"),
+            ("la coruña", "TERRITORIO"),
+            ("nora olazabal eizaguirre", "NOMBRE_PERSONAL_SANITARIO"),
+            ("tto 3 dias", "CALLE"),
+            ("ta 148/86", "CALLE"),
+        ),
+    )
+    assert found == ["teatinos 180", "la coruña", "nora olazabal eizaguirre"]

@@ -32,7 +32,9 @@ those examples, and each holds for the annotated notes (a test applies them to M
   word that a list of names or places knows (``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``);
 - **prose in lower case is not a name or a place**: in a note that capitalises its names elsewhere, a lower-case
   word of four letters or more that no list knows (``firmo el presente``, ``a efectos de su empresa``); in a note
-  written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``);
+  written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``),
+  unless one is neither (``nora olazabal eizaguirre``); there a street needs no capital (``teatinos 180``: a word
+  that names something and its number) and an article before a name is kept (``la coruña``);
 - **a column ends a value**: three spaces or a table's ``|`` end a span as a line break does
   (``MARÍA DEL CARMEN FERNÁNDEZ SUÁREZ   NHC``);
 - **hours are not hospitals**: ``h.`` after a number is the hour (``90 mg/24 h. Ticagrelor``, ``A LAS 06:30 H.``);
@@ -176,6 +178,8 @@ _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
 _HOSPITAL_GLUED_BEFORE = re.compile(r"(?i)(?<!\w)(?:h|hosp)\.$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
 _WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
+# Words of a street without a street type in a note without capitals (begiristain doktorea pasealekua, 109).
+_STREET_WITHOUT_TYPE_WORDS = 6
 # A word of shorthand prose: x (por), q (que).
 _SHORTHAND_WORD = re.compile(r"(?<![\w/])[xq](?![\w/])")
 _UNIT = re.compile(r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm)\b)|\d[.,]\d+[ \t]?g\b|%")
@@ -248,7 +252,11 @@ def _common_prose(covered: str) -> bool:
     # Three common words that name nothing make a sentence even when a known name closes it (… en el centro de
     # its de valencia).
     sentence = _sentence_words(covered)
-    return len(sentence) >= _SENTENCE_WORDS or (not any(_known(w) for w in words) and any(w in common for w in words))
+    if len(sentence) >= _SENTENCE_WORDS:
+        return True
+    # A word that is neither common nor known looks like a name no list holds (olazabal, eizaguirre, abdul).
+    name_like = any(w not in common and not _known(w) and len(w) >= 4 for w in words)
+    return not name_like and not any(_known(w) for w in words) and any(w in common for w in words)
 
 
 def _heading(text: str, span: Span) -> bool:
@@ -270,15 +278,22 @@ def _capitalises_names(text: str) -> bool:
     return len(inner) >= 2
 
 
-def _street_shaped(covered: str) -> bool:
-    """Whether a street span looks like one (see the module docstring)."""
-    from anonimed.rules.gazetteers import street_types
+def _street_shaped(covered: str, capitalised: bool) -> bool:
+    """Whether a street span looks like one (see the module docstring); ``capitalised``: whether the note capitalises
+    names (in one that does not, a street needs no capital: ``teatinos 180``)."""
+    from anonimed.rules.gazetteers import CommonWords, street_types
 
     words = _WORD.findall(covered)
-    if len([w for w in _sentence_words(covered) if fold(w) not in street_types()]) >= _SENTENCE_WORDS:
+    sentence = [w for w in _sentence_words(covered) if fold(w) not in street_types()]
+    if len(sentence) >= _SENTENCE_WORDS:
         return False
     if re.search(r"(?i)\bs/n\b", covered) or any(fold(w) in street_types() for w in _ALPHANUMERIC.findall(covered)):
         return True
+    if not capitalised and any(c.isdigit() for c in covered) and len(words) <= _STREET_WITHOUT_TYPE_WORDS:
+        # A name and its number, in a note without capitals: a word that names something (known, or no common word).
+        common = CommonWords()
+        if len(sentence) < 2 and any(len(w) >= 4 and (_known(w) or w.lower() not in common) for w in words):
+            return True
     capitalised = [w for w in words if w[0].isupper()]
     if len(words) <= 4:
         # A name and a number (Irunlarrea, 3), or capitalised words: not a sentence with a capital (Tolera dieta).
@@ -392,8 +407,9 @@ def _first_column(text: str, span: Span) -> Span | None:
 
 
 def _without_leading_function_words(text: str, span: Span) -> Span | None:
-    """A name or a place without the lower-case articles and prepositions it starts with (``la Roser`` → ``Roser``);
-    none when nothing else is left (``el``, ``ya``)."""
+    """A name or a place without the lower-case articles and prepositions it starts with before a capitalised word
+    (``la Roser`` → ``Roser``; ``la coruña`` in a note written in lower case stays); none when nothing else is left
+    (``el``, ``ya``)."""
     start = span.start
     while True:
         match = _WORD.match(text, start, span.end)
@@ -405,7 +421,9 @@ def _without_leading_function_words(text: str, span: Span) -> Span | None:
                 return None
             break
         start = rest.end()
-    return span if start == span.start else Span(start, span.end, span.label, span.score, span.source)
+    if start == span.start or text[start].islower():  # written in lower case, the article may be the name's (la coruña)
+        return span
+    return Span(start, span.end, span.label, span.score, span.source)
 
 
 def _title_or_department(covered: str) -> bool:
@@ -644,7 +662,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
     return (
         _is_key(text, span)
         or len(_ALPHANUMERIC.findall(covered)) > _MOST_WORDS.get(label, len(covered))
-        or (label == STREET and not _street_shaped(covered))
+        or (label == STREET and not _street_shaped(covered, capitalised))
         or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
         or (names_or_places and (_title_or_department(covered) or _department_or_eponym(covered)))
         or (names_or_places and _function_words_only(covered))
