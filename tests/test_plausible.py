@@ -424,3 +424,9 @@ def test_in_a_note_without_capitals_names_streets_and_articles_stay() -> None:
         ),
     )
     assert found == ["teatinos 180", "la coruña", "nora olazabal eizaguirre"]
+
+
+def test_a_dose_in_a_note_without_capitals_is_no_street() -> None:
+    text = "tto:ceftriaxona 1g im + doxiciclina 100/12h 7d.\nrevisio nen sa 2a.ve amb el pare\n"
+    found = kept(text, *spans_of(text, ("doxiciclina 100/12h 7d", "CALLE"), ("revisio nen sa 2a", "CALLE")))
+    assert found == []

@@ -178,6 +178,8 @@ _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
 _HOSPITAL_GLUED_BEFORE = re.compile(r"(?i)(?<!\w)(?:h|hosp)\.$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
 _WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
+# A street without a street type: words, then its number, perhaps floor and door (los alisos, 10; teatinos 180, 2º b).
+_NAME_AND_NUMBER = re.compile(r"[^\W\d_][^\d]*?,?[ \t]*\d{1,4}(?:[ \t]*[,-]?[ \t]*\d{1,2}[ \t]*[ºª]?[ \t]*[a-z]?)?")
 # Words of a street without a street type in a note without capitals (begiristain doktorea pasealekua, 109).
 _STREET_WITHOUT_TYPE_WORDS = 6
 # A word of shorthand prose: x (por), q (que).
@@ -289,8 +291,9 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
         return False
     if re.search(r"(?i)\bs/n\b", covered) or any(fold(w) in street_types() for w in _ALPHANUMERIC.findall(covered)):
         return True
-    if not capitalised and any(c.isdigit() for c in covered) and len(words) <= _STREET_WITHOUT_TYPE_WORDS:
-        # A name and its number, in a note without capitals: a word that names something (known, or no common word).
+    if not capitalised and _NAME_AND_NUMBER.fullmatch(covered) and len(words) <= _STREET_WITHOUT_TYPE_WORDS:
+        # A name and its number, in a note without capitals: a word that names something (known, or no common word),
+        # then the number and perhaps floor and door (not a dose: doxiciclina 100/12h 7d).
         common = CommonWords()
         if len(sentence) < 2 and any(len(w) >= 4 and (_known(w) or w.lower() not in common) for w in words):
             return True
