@@ -430,3 +430,41 @@ def test_a_dose_in_a_note_without_capitals_is_no_street() -> None:
     text = "tto:ceftriaxona 1g im + doxiciclina 100/12h 7d.\nrevisio nen sa 2a.ve amb el pare\n"
     found = kept(text, *spans_of(text, ("doxiciclina 100/12h 7d", "CALLE"), ("revisio nen sa 2a", "CALLE")))
     assert found == []
+
+
+def labelled(text: str, *spans: tuple[int, int, str]) -> list[tuple[str, str]]:
+    return [(text[s.start : s.end], s.label) for s in plausible(text, [Span(a, b, label) for a, b, label in spans])]
+
+
+def test_a_date_or_a_postal_code_inside_a_code_is_the_whole_code() -> None:
+    text = "Episodio: AP-2025-77810\nFecha: 03-ABR-2025\nNHC 55120984 · Episodi 2025/118440\nCP 08005-Barcelona\n"
+    found = labelled(
+        text,
+        *spans_of(
+            text,
+            ("AP-2025", "FECHAS"),
+            ("77810", "TERRITORIO"),
+            ("03", "FECHAS"),
+            ("ABR-2025", "FECHAS"),
+            ("55120984 · Episodi", "ID_SUJETO_ASISTENCIA"),
+            ("2025/118440", "FECHAS"),
+            ("08005", "TERRITORIO"),
+            ("Barcelona", "TERRITORIO"),
+        ),
+    )
+    assert found == [
+        ("AP-2025-77810", "ID_CONTACTO_ASISTENCIAL"),
+        ("03-ABR-2025", "FECHAS"),
+        ("55120984", "ID_SUJETO_ASISTENCIA"),
+        ("2025/118440", "ID_CONTACTO_ASISTENCIAL"),
+        ("08005", "TERRITORIO"),
+        ("Barcelona", "TERRITORIO"),
+    ]
+
+
+def test_a_phone_keeps_its_extension_and_a_description_its_words() -> None:
+    text = "Tel. 986413144 ext 1530. Es la menor de tres.\n"
+    found = labelled(
+        text, *spans_of(text, ("986413144 ext 1530", "NUMERO_TELEFONO"), ("la menor", "ID_SUJETO_ASISTENCIA"))
+    )
+    assert found == [("986413144 ext 1530", "NUMERO_TELEFONO"), ("la menor", "ID_SUJETO_ASISTENCIA")]

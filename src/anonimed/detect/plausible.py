@@ -22,7 +22,10 @@ those examples, and each holds for the annotated notes (a test applies them to M
   with letters in it is the patient's identifier;
 - **a number is made of digits**: a phone, fax or identifier other than the patient's (whose type MEDDOCAN also gives
   to descriptions: ``raza blanca``, ``lactante``) holds a digit, and ends before a word glued to it by a full stop
-  (``45128876k.ve x dolor``: the word after is prose);
+  (``45128876k.ve x dolor``: the word after is prose) or after a space (``55120984 · Episodi``);
+- **a date inside a code is the code**: a date or postal code found inside a run of letters and digits joined by
+  hyphens or slashes is the run, a date when it is one written without spaces (``03-ABR-2025``), else an identifier of
+  the kind its key names (``Episodio: AP-2025-77810``, not a year and a postal code);
 - **a bracket closes what it opened**: a span that runs past a closing bracket it did not open ends before it
   (``hija (Puri) tlf``: ``Puri``);
 - **a key is layout**: a span that starts a line and is followed by a colon is the line's key, not its value;
@@ -51,6 +54,7 @@ those examples, and each holds for the annotated notes (a test applies them to M
 - **a role, an article, an eponym or a lab result is no PHI**: ``familia`` after ``de`` (``médico de familia``), a
   name or place made of articles alone (``La`` that opens ``La filla``), a name that opens with the head of an
   eponym (``Escala de Braden``, ``Síndrome de Down``), a street that holds a unit (``Àcid úric 9,4 mg/dL``);
+- **a centre ends before its town** after a dash between spaces (``Hospital Arnau de Vilanova - Lleida``);
 - **a centre named in capitals ends at its last capitalised word** when two lower-case words or more follow
   (``Hospital Vall d'Hebron per a empelts``);
 - **a hospital or health centre holds a centre's head word or few lower-case words**: three lower-case words and no ``hospital``,
@@ -179,6 +183,26 @@ _HOSPITAL_GLUED_BEFORE = re.compile(r"(?i)(?<!\w)(?:h|hosp)\.$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
 _WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
 # A street without a street type: words, then its number, perhaps floor and door (los alisos, 10; teatinos 180, 2º b).
+# A date written without spaces: 03-ABR-2025, 15/03/2025, 2025-03-15, 03.2025, 20250315.
+_MONTH = r"(?:ene|feb|mar|abr|may|jun|jul|ago|sep|set|oct|nov|dic|gen|febr|març|maig|juny|ag|des)[a-zç]*\.?"
+_DATE_WITHOUT_SPACES = re.compile(
+    rf"(?i)(?:\d{{1,2}}[-/.])?(?:\d{{1,2}}|{_MONTH})[-/.]?\d{{2,4}}|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|(?:19|20)\d{{2}}(?:\d{{4}})?"
+)
+# An identifier, not a date: six digits in a row, or five and a letter (``AP-2025-77810``; MEDDOCAN's ``26708/2017``
+# is a date with a slash lost).
+_IDENTIFIER_DIGITS = re.compile(r"\d{6}|^(?=.*[^\W\d_]).*\d{5}")
+# A postal code glued to its town is no identifier (``08005-Barcelona``, ``E-28935``): an identifier's letters are
+# three at most, and its digits in two groups at least.
+_LONG_LETTERS = re.compile(r"[^\W\d_]{4,}")
+_DIGIT_GROUP = re.compile(r"\d+")
+# The key of an identifier that names a care episode, or insurance, by its last word before the value on its line.
+_CODE_KEY = re.compile(
+    r"(?i)(?P<episode>episodi|petici|solicitud|ingr[eé]s|contacto|proc[eé]s|visita|asistencia)"
+    r"|(?P<insurance>nass|nss|afiliaci|seguridad social|seguretat social|tarjeta sanitaria|p[oò]lissa|p[oó]liza)"
+)
+_KEY_REACH = 40
+# A code ends before a word of letters after a space or a middle dot (``55120984 · Episodi``).
+_WORD_AFTER_CODE = re.compile(r"[ \t]+(?:[·|][ \t]*)?(?!(?i:ext))[^\W\d_]{3,}\b|[ \t]*·")
 _NAME_AND_NUMBER = re.compile(r"[^\W\d_][^\d]*?,?[ \t]*\d{1,4}(?:[ \t]*[,-]?[ \t]*\d{1,2}[ \t]*[ºª]?[ \t]*[a-z]?)?")
 # Words of a street without a street type in a note without capitals (begiristain doktorea pasealekua, 109).
 _STREET_WITHOUT_TYPE_WORDS = 6
@@ -374,6 +398,42 @@ def _whole_code(text: str, span: Span) -> Span:
     return Span(start, end, label, span.score, span.source)
 
 
+def _date_or_code(text: str, span: Span) -> Span:
+    """A date or postal code that starts or ends inside a run of letters and digits joined by hyphens or slashes is
+    the whole run: a date when the run is one written without spaces (``03-ABR-2025`` found as ``03`` and ``ABR-2025``),
+    else, when the run holds five digits in a row, an identifier (``AP-2025-77810`` found as a year and a postal
+    code, ``2025/118440``), of the kind its key on the line before it names."""
+    whole = _whole_code(text, span)
+    run = text[whole.start : whole.end]
+    if any(c.isspace() for c in run) or (span.label != "FECHAS" and whole == span):
+        return span
+    if _DATE_WITHOUT_SPACES.fullmatch(run):
+        return Span(whole.start, whole.end, "FECHAS", span.score, span.source) if span.label == "FECHAS" else span
+    if _IDENTIFIER_DIGITS.search(run) is None or _LONG_LETTERS.search(run) or len(_DIGIT_GROUP.findall(run)) < 2:
+        return span
+    return Span(whole.start, whole.end, _code_label(text, whole.start), span.score, span.source)
+
+
+def _code_label(text: str, start: int) -> str:
+    """The type of the identifier at ``start`` by the last key word before it on its line: a care episode
+    (``Episodio``, ``Petición``), insurance (``NASS``), else the patient's."""
+    line_start = text.rfind("\n", 0, start) + 1
+    keys = list(_CODE_KEY.finditer(text, max(line_start, start - _KEY_REACH), start))
+    if not keys:
+        return "ID_SUJETO_ASISTENCIA"
+    return "ID_CONTACTO_ASISTENCIAL" if keys[-1].group("episode") else "ID_ASEGURAMIENTO"
+
+
+def _before_a_word(text: str, span: Span) -> Span | None:
+    """A code ends before a word of letters after it (``55120984 · Episodi``): codes hold no words (the patient's
+    "identifier" may be a description, ``la menor``, which is left alone)."""
+    word = _WORD_AFTER_CODE.search(text, span.start, span.end)
+    code = text[span.start : word.start()] if word is not None else ""
+    if not any(c.isdigit() for c in code) or _LONG_LETTERS.search(code):
+        return span
+    return Span(span.start, word.start(), span.label, span.score, span.source)
+
+
 def _code_joint(text: str, offset: int) -> bool:
     """A hyphen or slash between letters or digits joins the parts of one code (``HUBU-0193847``, ``30/10448721/59``)."""
     return (
@@ -463,11 +523,29 @@ def _before_a_spaced_dash(text: str, span: Span) -> Span | None:
     return Span(span.start, found.start(), span.label, span.score, span.source)
 
 
+def _centre_before_its_town(text: str, span: Span) -> Span:
+    """A centre ends before a dash between spaces that a town's name follows to the span's end (``Hospital
+    Universitari Arnau de Vilanova - Lleida``): the town is a place of its own (a rule finds it); a centre named after
+    another keeps it (``Hospital Clínico Universitario - Hospital Gil Casares``)."""
+    from anonimed.rules.gazetteers import towns
+
+    found = _SPACED_DASH.search(text, span.start, span.end)
+    if found is None or found.start() == span.start:
+        return span
+    words = [fold(word) for word in _WORD.findall(text, found.end(), span.end)]
+    if not words or not all(word in towns() or word in _PARTICLES for word in words):
+        return span
+    return Span(span.start, found.start(), span.label, span.score, span.source)
+
+
 def _department_or_eponym(covered: str) -> bool:
     """A name that opens with the head word of a department (``Unidad de Melanoma``, ``Servei de Cardiologia``) or of
-    an eponym (``Escala de Braden``, ``Síndrome de Down``)."""
+    an eponym (``Escala de Braden``, ``Síndrome de Down``); an eponym's head alone may be a town (``l'Escala``)."""
     words = _own_words(covered)
-    return bool(words) and fold(words[0]) in _DEPARTMENT_HEADS | _EPONYM_HEADS
+    if not words:
+        return False
+    head = fold(words[0])
+    return head in _DEPARTMENT_HEADS or (head in _EPONYM_HEADS and len(words) > 1)
 
 
 def _function_words_only(covered: str) -> bool:
@@ -635,12 +713,15 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in _CENTRE_TYPES, _centre_name_end),
     (lambda label: label in ("FAMILIARES_SUJETO_ASISTENCIA", "HOSPITAL", "TERRITORIO"), _with_the_word_before),
     (lambda label: label in _CENTRE_TYPES, _lower_case_centre_end),
+    (lambda label: label in _CENTRE_TYPES, _centre_before_its_town),
     (lambda label: label == "FECHAS", _date_before_an_hour),
+    (lambda label: label == "FECHAS" or label == "TERRITORIO", _date_or_code),
     (lambda label: label == "PROFESION", _occupation_end),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
     (lambda label: label in CODE_TYPES, lambda text, span: _code_part(text, _whole_code(text, span))),
+    (lambda label: label in CODE_TYPES, _before_a_word),
     (lambda label: label in PERSON_TYPES, _name_part),
     (lambda label: label in PERSON_TYPES, _whole_name),
     (lambda label: label == "FECHAS", _weekday_before),
@@ -685,15 +766,16 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
 
 
 def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
-    """``spans`` without those that cannot be PHI (see the module docstring), cut at their first line break."""
+    """``spans`` without those that cannot be PHI (see the module docstring), cut at their first line break; two spans
+    made the same (the parts of one code or date) are kept once."""
     capitalised = _capitalises_names(text)
-    kept = []
+    kept: dict[tuple[int, int], Span] = {}
     for original in spans:
         for part in _people(text, original):
             span = _reshaped(text, part)
             if span is not None and not _implausible(text, span, capitalised):
-                kept.append(span)
-    return kept
+                kept.setdefault((span.start, span.end), span)
+    return list(kept.values())
 
 
 def _people(text: str, span: Span) -> list[Span]:
