@@ -468,3 +468,35 @@ def test_a_phone_keeps_its_extension_and_a_description_its_words() -> None:
         text, *spans_of(text, ("986413144 ext 1530", "NUMERO_TELEFONO"), ("la menor", "ID_SUJETO_ASISTENCIA"))
     )
     assert found == [("986413144 ext 1530", "NUMERO_TELEFONO"), ("la menor", "ID_SUJETO_ASISTENCIA")]
+
+
+def test_a_time_span_is_no_age() -> None:
+    text = "Próxima revisión en dos años. Diabetes desde hace 3 años. Paciente de 54 años.\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("dos años", "EDAD_SUJETO_ASISTENCIA"),
+            ("3 años", "EDAD_SUJETO_ASISTENCIA"),
+            ("54 años", "EDAD_SUJETO_ASISTENCIA"),
+        ),
+    )
+    assert found == ["54 años"]
+
+
+def test_words_of_a_heading_in_a_note_with_capitalised_names_are_no_name() -> None:
+    text = (
+        "Hospital de la Santa Creu i Sant Pau\nDIAGNÒSTIC PER LA IMATGE\nMÉDICO SOLICITANTE\n"
+        "Pacient: Joan Puig Soler. Remès per la Dra. Vidal.\nSAN LUCAS, COYOACAN, CDMX.\n"
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("IMATGE", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("SOLICITANTE", "NOMBRE_PERSONAL_SANITARIO"),
+            ("Joan Puig Soler", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("CDMX", "TERRITORIO"),
+        ),
+    )
+    assert found == ["Joan Puig Soler", "CDMX"]

@@ -50,7 +50,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
 - **a name is whole**: it takes the initials before it (``R. Morales``, also when it was taken for a town) and the known surnames after it on the line
   (``BENITO CABEZA REY``), and a date the weekday before it (``dijous 20/11/2025``);
 - **a dash between spaces ends a name or a date** (``DRA. CLARA MIRALLES - NEUROPEDIATRIA``, ``14/01 - Tercer dia``);
-- **an age is not part of a time or a decimal** (``03:12 H``, ``3.240 g``);
+- **an age is not part of a time or a decimal** (``03:12 H``, ``3.240 g``), **nor a time span** (``revisión en dos
+  años``, ``hace 3 años``);
 - **a role, an article, an eponym or a lab result is no PHI**: ``familia`` after ``de`` (``médico de familia``), a
   name or place made of articles alone (``La`` that opens ``La filla``), a name that opens with the head of an
   eponym (``Escala de Braden``, ``Síndrome de Down``), a street that holds a unit (``Àcid úric 9,4 mg/dL``);
@@ -128,7 +129,8 @@ _DEPARTMENT_WORD = re.compile(
 _ROLE_WORDS = frozenset(
     "medico medica metge metgessa facultativo facultativa especialista adjunto adjunta residente resident jefe jefa cap"
     " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
-    " llevadora supervisor supervisora coordinador coordinadora firma firmado signat".split()
+    " llevadora supervisor supervisora coordinador coordinadora firma firmado signat solicitante peticionario"
+    " peticionaria remitente informante sollicitant".split()
 )
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
@@ -176,6 +178,10 @@ _EPONYM_HEADS = frozenset(
 )
 # Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
 # The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
+_DURATION_BEFORE = re.compile(
+    r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
+    r"|plazo\s+de|termini\s+de)[ \t]+$"
+)
 _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
@@ -295,6 +301,31 @@ def _heading(text: str, span: Span) -> bool:
     words = _own_words(covered)
     # Not "covered + '.'": a value in capitals under its key ends in one (NOMBRE / NOM:\nERNESTINA.).
     return line == covered and covered.isupper() and bool(words) and not any(_known(w) for w in words)
+
+
+def _words_of_a_heading(text: str, span: Span) -> bool:
+    """A span that fills part of a line in capitals with no key and no title (``DIAGNÒSTIC PER LA IMATGE``, ``MÉDICO
+    SOLICITANTE``, ``RX TÓRAX PORTÁTIL AP (UCI, BOX 7)``) and whose words of four letters or more are all common
+    words that no list of names or places knows: part of a heading.  A value alone on its line may be made of common
+    words (``BUENOS AIRES``, a street) and is left to the other checks; so is a note all in capitals, where every line
+    is (``MEDELEC SYNERGY. OXFORD. INSTRUMENTS``)."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    if not line.isupper() or ":" in line or any(fold(w) in _TITLE_WORDS for w in _WORD.findall(line)):
+        return False
+    if _WORD.findall(line) == _WORD.findall(text, span.start, span.end):
+        return False
+    # Values listed on one line are parted by punctuation (SAN LUCAS, COYOACAN, CDMX.); a heading's words are not.
+    before = text[line_start : span.start].rstrip(" \t")
+    after = text[span.end : line_end if line_end >= 0 else len(text)].lstrip(" \t")
+    if before[-1:] in (",", ".", ";") or after[:1] in (",", ".", ";"):
+        return False
+    words = [w.lower() for w in _own_words(text[span.start : span.end]) if len(w) >= 4]
+    common = CommonWords()
+    return bool(words) and all(w in common and not _known(w) for w in words)
 
 
 def _capitalises_names(text: str) -> bool:
@@ -573,6 +604,12 @@ def _inside_a_number(text: str, span: Span) -> bool:
     return bool(_NUMBER_BEFORE.fullmatch(before) or _NUMBER_AFTER.fullmatch(after))
 
 
+def _duration(text: str, span: Span) -> bool:
+    """An "age" after a word that makes it a time span (``revisión en dos años``, ``hace 3 años``, ``cada 2 anys``):
+    no age of MEDDOCAN train, dev or the styles set follows one."""
+    return _DURATION_BEFORE.search(text, max(0, span.start - 20), span.start) is not None
+
+
 def _whole_name(text: str, span: Span) -> Span:
     """A person's name takes the initials written right before it (``R. Morales``, ``M. J. PRIEGO``; not ``D.``, which
     is *don*) and the known surnames that follow it on the line (``BENITO CABEZA REY``, ``Lucía Herrero Cabeza``)."""
@@ -748,6 +785,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or len(_ALPHANUMERIC.findall(covered)) > _MOST_WORDS.get(label, len(covered))
         or (label == STREET and not _street_shaped(covered, capitalised))
         or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
+        or (names_or_places and label != STREET and capitalised and _words_of_a_heading(text, span))
         or (names_or_places and (_title_or_department(covered) or _department_or_eponym(covered)))
         or (names_or_places and _function_words_only(covered))
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
@@ -755,7 +793,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         or (label in PERSON_TYPES and _job_title(covered))
         or (label == "HOSPITAL" and _hour(text, span))
-        or (label == "EDAD_SUJETO_ASISTENCIA" and _inside_a_number(text, span))
+        or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
         or (
             names_or_places
