@@ -50,25 +50,54 @@ xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
 """.split()
 
 
+# Faker's person providers of the countries most of Spain's foreign patients come from (North and West Africa, Latin
+# America, Romania, Poland, the United Kingdom, Ireland, Western Europe, Pakistan, India, China and Viet Nam, by their
+# names in Latin letters), whose names the Spanish lists lack (Khalid, Mamadou, Ndiaye, Hendrik, Popescu).
+_FOREIGN_LOCALES = (
+    "ar_DZ fr_DZ en_NG ha_NG yo_NG ig_NG tw_GH en_KE sw es_AR es_CO es_MX es_CL ro_RO pl_PL en_GB en_IE en_US fr_FR"
+    " de_DE it_IT pt_PT pt_BR nl_NL en_PK en_IN zh_CN vi_VN"
+).split()
+_FIRST_NAME_LISTS = ("first_names", "first_names_male", "first_names_female", "first_romanized_names")
+_LAST_NAME_LISTS = ("last_names", "last_romanized_names")
+_LATIN_NAME = re.compile(r"[a-z]{3,}")
+
+
 @cache
 def given_names() -> frozenset[str]:
-    """Given names of Faker's Spanish and Catalan person providers and :data:`_REGIONAL_GIVEN_NAMES`, each word
-    folded."""
+    """Given names of Faker's Spanish and Catalan person providers and :data:`_REGIONAL_GIVEN_NAMES`, and the foreign
+    ones of :func:`_foreign_names`, each word folded."""
     from faker.providers.person.es_CA import Provider as Catalan
     from faker.providers.person.es_ES import Provider as Spanish
 
     names = [*Spanish.first_names_male, *Spanish.first_names_female, *Catalan.first_names_male]
     names += [*Catalan.first_names_female, *_REGIONAL_GIVEN_NAMES]
-    return _folded_words(names)
+    return _folded_words(names) | _foreign_names(_FIRST_NAME_LISTS)
 
 
 @cache
 def surnames() -> frozenset[str]:
-    """Surnames of Faker's Spanish and Catalan person providers, each word folded (particles such as ``de`` out)."""
+    """Surnames of Faker's Spanish and Catalan person providers and the foreign ones of :func:`_foreign_names`, each
+    word folded (particles such as ``de`` out)."""
     from faker.providers.person.es_CA import Provider as Catalan
     from faker.providers.person.es_ES import Provider as Spanish
 
-    return _folded_words([*Spanish.last_names, *Catalan.last_names]) - PARTICLES
+    return (_folded_words([*Spanish.last_names, *Catalan.last_names]) | _foreign_names(_LAST_NAME_LISTS)) - PARTICLES
+
+
+def _foreign_names(lists: tuple[str, ...]) -> frozenset[str]:
+    """The words of the ``lists`` of the person providers of :data:`_FOREIGN_LOCALES`, folded, in Latin letters (three
+    or more), that are no common word of Spanish or Catalan: a foreign name list holds ``Mare``, ``Dona``, ``Durante``,
+    which a Spanish or Catalan note writes as words."""
+    import importlib
+
+    words: set[str] = set()
+    for locale in _FOREIGN_LOCALES:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        for name in lists:
+            entries = vars(provider).get(name, ())  # some lists are properties of the locale, not lists
+            if isinstance(entries, (list, tuple, dict, set, frozenset)):
+                words.update(word for word in _folded_words(entries) if _LATIN_NAME.fullmatch(word))
+    return frozenset(word for word in words if not _common(word))
 
 
 @cache
