@@ -500,3 +500,37 @@ def test_words_of_a_heading_in_a_note_with_capitalised_names_are_no_name() -> No
         ),
     )
     assert found == ["Joan Puig Soler", "CDMX"]
+
+
+def test_languages_generic_centres_and_catalan_clean_are_no_phi() -> None:
+    text = (
+        "Full informatiu en català i en castellà. L'acompanya el net, en Marc. Ferida neta, sense exsudat.\n"
+        "Seguirá controles en su Centro de Salud Mental. Vive en valencia.\n"
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("català", "TERRITORIO"),
+            ("net", "FAMILIARES_SUJETO_ASISTENCIA"),
+            ("neta", "FAMILIARES_SUJETO_ASISTENCIA"),
+            ("Centro de Salud Mental", "CENTRO_SALUD"),
+            ("valencia", "TERRITORIO"),
+        ),
+    )
+    assert found == ["net", "valencia"]
+
+
+def test_a_relative_ends_after_its_kinship_word_and_a_name_after_a_sentence_opener() -> None:
+    text = "Se explica al fill pauta de laxant. El hijo mayor vino.\n\nVuelve Xosé Manuel a consulta. Dr. Orlando Rodríguez Faba.\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("fill pauta", "FAMILIARES_SUJETO_ASISTENCIA"),
+            ("hijo mayor", "FAMILIARES_SUJETO_ASISTENCIA"),
+            ("Vuelve Xosé Manuel", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("Orlando Rodríguez Faba", "NOMBRE_PERSONAL_SANITARIO"),
+        ),
+    )
+    assert found == ["fill", "hijo mayor", "Xosé Manuel", "Orlando Rodríguez Faba"]

@@ -55,6 +55,11 @@ those examples, and each holds for the annotated notes (a test applies them to M
 - **a role, an article, an eponym or a lab result is no PHI**: ``familia`` after ``de`` (``médico de familia``), a
   name or place made of articles alone (``La`` that opens ``La filla``), a name that opens with the head of an
   eponym (``Escala de Braden``, ``Síndrome de Down``), a street that holds a unit (``Àcid úric 9,4 mg/dL``);
+- **a language, a kind of centre, a clean wound are no PHI**: a place that is a language in lower case (``en
+  català``), a health centre or day hospital named by generic words (``Centro de Salud Mental``; one that a name
+  follows after ``de`` takes it: ``CENTRE DE SALUT D'ALZIRA``), Catalan ``net``/``neta`` without an article
+  (``ferida neta``); a relative ends after its kinship word unless the next word tells which (``el fill pauta``,
+  ``hijo mayor``); a sentence's opening word before a known name is not part of it (``Vuelve Xosé Manuel a``);
 - **a centre ends before its town** after a dash between spaces (``Hospital Arnau de Vilanova - Lleida``);
 - **a centre named in capitals ends at its last capitalised word** when two lower-case words or more follow
   (``Hospital Vall d'Hebron per a empelts``);
@@ -178,6 +183,34 @@ _EPONYM_HEADS = frozenset(
 )
 # Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
 # The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
+# Languages, which a note names in lower case (en castellano y en árabe, full informatiu en català): no place.
+_LANGUAGES = frozenset(
+    "castellano castella castellana catalan catala catalana valenciano euskera gallego galego arabe ingles angles"
+    " anglesa frances francesa aleman alemany rumano rumana ruso rus chino xines portugues italiano wolof urdu amazigh"
+    " bereber darija".split()
+)
+# Kinship words, and the words that tell which relative (hijo mayor, germà gran, abuela materna): after a kinship
+# word, another lower-case word is not part of a relative's span (el fill pauta de laxant).
+_KINSHIP = frozenset(
+    "hijo hija hijos hijas fill filla fills filles padre madre pare mare marit marido esposo esposa dona home hermano"
+    " hermana germa germana nieto nieta net neta abuelo abuela avi avia tio tia oncle sobrino sobrina nebot neboda"
+    " primo prima cosi cosina nuera yerno nora gendre suegro suegra sogre sogra pareja parella".split()
+)
+_RELATIVE_MODIFIERS = re.compile(
+    r"(?:mayor|menor|gran|petit|petita|petits|pequeño|pequeña|gemel[oa]s?|besso|bessona|matern[oa]s?|patern[oa]s?"
+    r"|varon|varones|mayores|menores|grans|primer|primera|segon|segona|segundo|segunda|politic[oa]|politica)"
+)
+# Catalan's "clean" (ferida neta, apòsit net) is its word for a grandchild too: a grandchild has an article before.
+_CLEAN_OR_GRANDCHILD = frozenset({"net", "neta", "nets", "netes"})
+_DETERMINER_BEFORE = re.compile(
+    r"(?i)\b(?:el|la|els|les|l['’]|seu|seva|seus|seves|meu|meva|un|una|dos|dues|tres|amb|i|nou)[ \t]*$"
+)
+# Centre names made of generic words only name no centre (Centro de Salud Mental, Hospital de Día).
+_GENERIC_CENTRE_WORDS = frozenset(
+    "centro centre salud salut mental infantil juvenil atencion atencio primaria hospital dia dia unidad unitat"
+    " especialidades especialitats".split()
+)
+_CENTRE_NAME_AFTER = re.compile(r"[ \t]+(?i:de|del|d['’])[ \t]*[A-ZÀ-Ý][\w-]+(?:[ \t]+[A-ZÀ-Ý][\w-]+)*")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
     r"|plazo\s+de|termini\s+de)[ \t]+$"
@@ -253,9 +286,7 @@ def _opens_a_clause(text: str, span: Span) -> bool:
     covered = text[span.start : span.end]
     if len(_WORD.findall(covered)) != 1 or not covered[:1].isupper() or covered.isupper() or _known(covered):
         return False
-    before = text[: span.start].rstrip(" \t")
-    starts = not before or before[-1] in "\n\r.!?:;"
-    return starts and re.match(r"[ \t]+[a-zà-ÿ]", text[span.end :]) is not None
+    return _opens_a_sentence(text, span.start) and re.match(r"[ \t]+[a-zà-ÿ]", text[span.end :]) is not None
 
 
 def _lower_case_prose(covered: str) -> bool:
@@ -604,6 +635,82 @@ def _inside_a_number(text: str, span: Span) -> bool:
     return bool(_NUMBER_BEFORE.fullmatch(before) or _NUMBER_AFTER.fullmatch(after))
 
 
+def _without_a_sentence_opener(text: str, span: Span) -> Span:
+    """A person's span that opens a sentence of prose with a common word that names no one, before a known name,
+    starts at the name (``Vuelve Xosé Manuel a consulta``)."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    words = list(_WORD.finditer(text, span.start, span.end))
+    # After a full stop only, not a title's (Dr. Orlando Rodríguez): a value after its key (Apellidos: Terraza Baeza)
+    # is a name whatever its first word.
+    before = text[: span.start].rstrip()
+    if len(words) < 2 or words[0].start() != span.start or before[-1:] not in (".", "!", "?"):
+        return span
+    word_before = _WORD.findall(before[-12:])
+    if word_before and (fold(word_before[-1]) in _TITLE_WORDS or len(word_before[-1]) == 1):
+        return span
+    # And in a sentence that goes on in lower case: a name alone on its line is a value (Dana Paola.).
+    if re.match(r"[ \t]+[a-zà-ÿ]", text[span.end :]) is None:
+        return span
+    first, second = words[0].group(), words[1].group()
+    if not first[:1].isupper() or first.isupper() or _known(first) or first.lower() not in CommonWords():
+        return span
+    if not _known(second) or text[words[0].end() : words[1].start()].strip(" \t"):
+        return span
+    return Span(words[1].start(), span.end, span.label, span.score, span.source)
+
+
+def _opens_a_sentence(text: str, offset: int) -> bool:
+    before = text[:offset].rstrip(" \t")
+    return not before or before[-1] in "\n\r.!?:;"
+
+
+def _language(covered: str) -> bool:
+    """A place that is a language in lower case (``en castellano y en árabe``, ``en català``)."""
+    words = _WORD.findall(covered)
+    return bool(words) and all(w.islower() and fold(w) in _LANGUAGES for w in words)
+
+
+def _relative_end(text: str, span: Span) -> Span:
+    """A relative of two lower-case words ends after the first unless the second tells which (``hijo mayor``,
+    ``abuela materna``): ``el fill pauta de laxant`` is ``fill``."""
+    words = list(_WORD.finditer(text, span.start, span.end))
+    if len(words) != 2 or words[1].end() != span.end or not all(w.group().islower() for w in words):
+        return span
+    if fold(words[0].group()) not in _KINSHIP:
+        return span
+    if _RELATIVE_MODIFIERS.fullmatch(fold(words[1].group())):
+        return span
+    return Span(span.start, words[0].end(), span.label, span.score, span.source)
+
+
+def _clean_not_a_grandchild(text: str, span: Span) -> bool:
+    """``net``/``neta`` with no article or possessive before it is Catalan's "clean" (``ferida neta``)."""
+    covered = fold(text[span.start : span.end])
+    return (
+        covered in _CLEAN_OR_GRANDCHILD and _DETERMINER_BEFORE.search(text, max(0, span.start - 12), span.start) is None
+    )
+
+
+def _generic_centre(label: str, covered: str) -> bool:
+    """A health centre or a day hospital named by generic words alone (``Centro de Salud Mental``, ``Hospital de Dia
+    d'Oncohematologia``: a department's name is generic too): the kind of a centre, not one.  MEDDOCAN names
+    ``Hospital General`` a hospital."""
+    words = [fold(w) for w in _own_words(covered)]
+    if not words or "general" in words or (label == "HOSPITAL" and "dia" not in words):
+        return False
+    return all(w in _GENERIC_CENTRE_WORDS or _DEPARTMENT_WORD.fullmatch(w) for w in words)
+
+
+def _generic_centre_with_its_name(text: str, span: Span) -> Span:
+    """A centre named by generic words that a capitalised name follows after ``de`` takes it (``CENTRE DE SALUT`` +
+    ``D'ALZIRA``): the name makes it one centre."""
+    if not _generic_centre(span.label, text[span.start : span.end]):
+        return span
+    name = _CENTRE_NAME_AFTER.match(text, span.end)
+    return span if name is None else Span(span.start, name.end(), span.label, span.score, span.source)
+
+
 def _duration(text: str, span: Span) -> bool:
     """An "age" after a word that makes it a time span (``revisión en dos años``, ``hace 3 años``, ``cada 2 anys``):
     no age of MEDDOCAN train, dev or the styles set follows one."""
@@ -751,6 +858,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in ("FAMILIARES_SUJETO_ASISTENCIA", "HOSPITAL", "TERRITORIO"), _with_the_word_before),
     (lambda label: label in _CENTRE_TYPES, _lower_case_centre_end),
     (lambda label: label in _CENTRE_TYPES, _centre_before_its_town),
+    (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _generic_centre_with_its_name),
     (lambda label: label == "FECHAS", _date_before_an_hour),
     (lambda label: label == "FECHAS" or label == "TERRITORIO", _date_or_code),
     (lambda label: label == "PROFESION", _occupation_end),
@@ -760,8 +868,10 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in CODE_TYPES, lambda text, span: _code_part(text, _whole_code(text, span))),
     (lambda label: label in CODE_TYPES, _before_a_word),
     (lambda label: label in PERSON_TYPES, _name_part),
+    (lambda label: label in PERSON_TYPES, _without_a_sentence_opener),
     (lambda label: label in PERSON_TYPES, _whole_name),
     (lambda label: label == "FECHAS", _weekday_before),
+    (lambda label: label == "FAMILIARES_SUJETO_ASISTENCIA", _relative_end),
     (lambda label: label in PHONE_TYPES, lambda text, span: _with_country_code(text, _whole_phone(text, span))),
 )
 
@@ -791,7 +901,10 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
         or (label in PHONE_TYPES and sum(c.isdigit() for c in covered) < _FEWEST_PHONE_DIGITS)
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
-        or (label in PERSON_TYPES and _job_title(covered))
+        or (names_or_places and _job_title(covered))
+        or (label in PLACE_TYPES and _language(covered))
+        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
+        or (label in ("HOSPITAL", "CENTRO_SALUD") and _generic_centre(label, covered))
         or (label == "HOSPITAL" and _hour(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
