@@ -534,3 +534,18 @@ def test_a_relative_ends_after_its_kinship_word_and_a_name_after_a_sentence_open
         ),
     )
     assert found == ["fill", "hijo mayor", "Xosé Manuel", "Orlando Rodríguez Faba"]
+
+
+def test_an_occupation_takes_what_it_is_of() -> None:
+    text = "Maestra de educación infantil en un colegio. Cuiner d'un restaurant. Fuster de professió. Mestra d'escola bressol.\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("Maestra", "PROFESION"),
+            ("Cuiner", "PROFESION"),
+            ("Fuster", "PROFESION"),
+            ("Mestra", "PROFESION"),
+        ),
+    )
+    assert found == ["Maestra de educación infantil", "Cuiner", "Fuster", "Mestra d'escola bressol"]

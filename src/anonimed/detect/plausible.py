@@ -65,7 +65,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
   (``Hospital Vall d'Hebron per a empelts``);
 - **a hospital or health centre holds a centre's head word or few lower-case words**: three lower-case words and no ``hospital``,
   ``CAP``, ``institut``… make prose (``Refereix menys dispnea. Es retira l'oxigen``);
-- **an occupation ends before its workplace** (``estudiante de derecho en la uv``);
+- **an occupation ends before its workplace** (``estudiante de derecho en la uv``) and takes what it is of
+  (``maestra de educación infantil``, ``mestra d'escola bressol``; guideline M7.1);
 - **a relative keeps its ``ex``, a hospital its glued ``h.``** (``su ex marido``, ``h.bellvitge``);
 - **telegraphic notes**: a street holds no shorthand ``x`` (*por*) or ``q`` (``c/ madre x fiebre``, where ``c/`` is
   *con*); a centre written in lower case ends before a word no name holds (``cs san blas en 48h``); a date ends
@@ -211,6 +212,14 @@ _GENERIC_CENTRE_WORDS = frozenset(
     " especialidades especialitats".split()
 )
 _CENTRE_NAME_AFTER = re.compile(r"[ \t]+(?i:de|del|d['’])[ \t]*[A-ZÀ-Ý][\w-]+(?:[ \t]+[A-ZÀ-Ý][\w-]+)*")
+_OCCUPATION_COMPLEMENT = re.compile(
+    r"[ \t]+(?:(?:de|del)[ \t]+|d['’])(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2})(?=[ \t.,;:)\n]|$)"
+)
+# Words that end an occupation's complement: where or since when it works, or the sentence going on.
+_COMPLEMENT_STOPS = frozenset(
+    "en a al amb con y i e o que desde des hasta fins para per por sin ni profesion professio oficio ofici jubilado"
+    " jubilada jubilat retirado retirada de del la el los las les els su sus seu seva un una uno".split()
+)
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
     r"|plazo\s+de|termini\s+de)[ \t]+$"
@@ -793,6 +802,25 @@ def _occupation_end(text: str, span: Span) -> Span:
     return span if found is None else Span(span.start, found.start(), span.label, span.score, span.source)
 
 
+def _occupation_complement(text: str, span: Span) -> Span:
+    """An occupation takes what it is of (``maestra`` + ``de educación infantil``, ``monitor`` + ``de esquí``,
+    ``mestra`` + ``d'escola bressol``): one to three words after ``de``, up to punctuation or a word that starts the
+    workplace or the rest of the sentence."""
+    found = _OCCUPATION_COMPLEMENT.match(text, span.end)
+    if found is None:
+        return span
+    words = _WORD.findall(found.group("words"))
+    kept = []
+    for word in words:
+        if fold(word) in _COMPLEMENT_STOPS:
+            break
+        kept.append(word)
+    if not kept:
+        return span
+    end = found.start("words") + found.group("words").index(kept[-1]) + len(kept[-1])
+    return Span(span.start, end, span.label, span.score, span.source)
+
+
 def _with_the_word_before(text: str, span: Span) -> Span:
     """A relative keeps the ``ex`` before it (``su ex marido``), and a hospital the ``h.`` glued to it
     (``trasllat a h.bellvitge``), also when it was taken for a town."""
@@ -861,7 +889,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _generic_centre_with_its_name),
     (lambda label: label == "FECHAS", _date_before_an_hour),
     (lambda label: label == "FECHAS" or label == "TERRITORIO", _date_or_code),
-    (lambda label: label == "PROFESION", _occupation_end),
+    (lambda label: label == "PROFESION", lambda text, span: _occupation_end(text, _occupation_complement(text, span))),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
