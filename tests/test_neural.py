@@ -95,6 +95,23 @@ def test_viterbi_numpy_equals_torch_and_brute_force():
     assert all(tags_to_token_ranges([TAGS[i] for i in row[:n]]) is not None for row, n in zip(from_numpy, lengths))
 
 
+def test_decoding_sentences_together_equals_decoding_each_alone():
+    """Viterbi and the marginals decode a batch position by position for the sentences that reach it (longest
+    first): any order of lengths gives each sentence what it gets alone, padding past its length ignored."""
+    weights = crf_weights(random_crf(5))
+    lengths = np.array([2, 7, 1, 7, 4, 1])
+    emissions = np.random.default_rng(3).normal(scale=3.0, size=(len(lengths), 9, len(TAGS))).astype(np.float32)
+    paths = weights.viterbi(emissions, lengths)
+    marginals = weights.marginals(emissions.astype(np.float64), lengths)
+    for row, length in enumerate(lengths):
+        alone = emissions[row : row + 1, :length]
+        np.testing.assert_array_equal(paths[row, :length], weights.viterbi(alone, lengths[row : row + 1])[0])
+        assert not paths[row, length:].any()
+        expected = weights.marginals(alone.astype(np.float64), lengths[row : row + 1])[0]
+        np.testing.assert_allclose(marginals[row, :length], expected, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(marginals[row, :length].sum(axis=1), 1.0, atol=1e-9)
+
+
 def test_training_loss_is_the_negative_log_likelihood():
     crf = random_crf(3)
     emissions = torch.randn(1, 3, len(TAGS))

@@ -54,47 +54,78 @@ class CrfWeights:
         """Best tag ids [B, T] (positions past a sentence's length hold 0), computed in the dtype of ``emissions``.
 
         Candidates are laid out [B, to, from] so that the arg-max runs along contiguous memory; with float32 that is
-        some ten times faster than [B, from, to] in float64, and decoding is most of the prediction time.
+        some ten times faster than [B, from, to] in float64.  The sentences are decoded longest first (see
+        :func:`_reaching`; rows in another order are sorted, and their paths put back).
         """
-        batch, width, _ = emissions.shape
+        order = _longest_first(lengths)
+        if order is not None:
+            return _unsorted(self.viterbi(emissions[order], lengths[order]), order)
+        batch, width, tags = emissions.shape
+        reaching = _reaching(lengths, width)
         incoming = np.ascontiguousarray(self.transitions.T, dtype=emissions.dtype)[None]  # [1, to, from]
-        active = np.arange(width)[None, :] < lengths[:, None]
         score = self.start.astype(emissions.dtype)[None, :] + emissions[:, 0]
-        backpointers = np.zeros(emissions.shape, dtype=np.int64)
-        tags = incoming.shape[1]
+        # Read only where written: at the positions each sentence reaches.  Tag ids fit a byte (BIOES of 63 labels).
+        backpointers = np.empty(emissions.shape, dtype=np.uint8 if tags <= 256 else np.int64)
         # Where each (sentence, to-tag) row starts in a flattened [B * to, from] array: the arg-max's values are read
         # with one index (np.take_along_axis built these indices anew at every position).
         row_starts = np.arange(batch * tags) * tags
         for t in range(1, width):
-            candidates = score[:, None, :] + incoming
+            rows = reaching[t]  # the sentences longer than t: the first rows, as the longest come first
+            candidates = score[:rows, None, :] + incoming
             best = candidates.argmax(axis=2)
-            backpointers[:, t] = best
-            reached = candidates.ravel()[row_starts + best.ravel()].reshape(batch, tags)
-            score = np.where(active[:, t, None], reached + emissions[:, t], score)
+            backpointers[:rows, t] = best
+            reached = candidates.ravel()[row_starts[: rows * tags] + best.ravel()].reshape(rows, tags)
+            score[:rows] = reached + emissions[:rows, t]
         current = (score + self.end.astype(emissions.dtype)[None, :]).argmax(axis=1)
         paths = np.zeros((batch, width), dtype=np.int64)
-        rows = np.arange(batch)
         for t in range(width - 1, -1, -1):
-            paths[:, t] = np.where(active[:, t], current, 0)
+            rows = reaching[t]
+            paths[:rows, t] = current[:rows]
             if t:
-                current = np.where(active[:, t], backpointers[rows, t, current], current)
+                current[:rows] = backpointers[np.arange(rows), t, current[:rows]]
         return paths
 
     def marginals(self, emissions: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         """P(tag at position t | sentence) [B, T, K] (rows past a sentence's length are meaningless)."""
+        order = _longest_first(lengths)
+        if order is not None:
+            return _unsorted(self.marginals(emissions[order], lengths[order]), order)
         width = emissions.shape[1]
-        active = np.arange(width)[None, :] < lengths[:, None]
-        alphas = np.empty(emissions.shape)
+        reaching = _reaching(lengths, width)
+        alphas = np.zeros(emissions.shape)
         alphas[:, 0] = self.start[None, :] + emissions[:, 0]
         # Each step in probability space is a [B, K] x [K, K] product (see Crf.log_partition in network.py).
         exp_transitions = np.exp(self.transitions)
         for t in range(1, width):
-            step = _log_product(alphas[:, t - 1], exp_transitions) + emissions[:, t]
-            alphas[:, t] = np.where(active[:, t, None], step, alphas[:, t - 1])
-        betas = np.empty(emissions.shape)
-        betas[:, width - 1] = self.end[None, :]
-        for t in range(width - 2, -1, -1):
-            step = _log_product(emissions[:, t + 1] + betas[:, t + 1], exp_transitions.T)
-            betas[:, t] = np.where(active[:, t + 1, None], step, self.end[None, :])
-        log_partition = logsumexp(alphas[:, -1] + self.end[None, :], axis=1)
+            rows = reaching[t]
+            alphas[:rows, t] = _log_product(alphas[:rows, t - 1], exp_transitions) + emissions[:rows, t]
+        betas = np.zeros(emissions.shape)
+        for t in range(width - 1, -1, -1):
+            rows = reaching[t + 1] if t + 1 < width else 0
+            betas[rows : reaching[t], t] = self.end[None, :]  # the sentences that end at t
+            if rows:
+                betas[:rows, t] = _log_product(emissions[:rows, t + 1] + betas[:rows, t + 1], exp_transitions.T)
+        ends = alphas[np.arange(len(lengths)), lengths - 1]
+        log_partition = logsumexp(ends + self.end[None, :], axis=1)
         return np.exp(alphas + betas - log_partition[:, None, None])
+
+
+def _longest_first(lengths: np.ndarray) -> np.ndarray | None:
+    """The order that puts the longest sentences first (ties in place), or None when they already come so."""
+    if np.all(lengths[:-1] >= lengths[1:]):
+        return None
+    return np.argsort(-lengths, kind="stable")
+
+
+def _unsorted(values: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``values`` of the rows ``order`` put back in their first places."""
+    result = np.empty_like(values)
+    result[order] = values
+    return result
+
+
+def _reaching(lengths: np.ndarray, width: int) -> np.ndarray:
+    """For each position t < ``width``, how many sentences (longest first) are longer than t: the rows that decode
+    it.  Decoding each position only for those rows costs no time on padding, so all the sentences of a note can
+    be decoded together, in as many steps as its longest sentence has tokens."""
+    return np.searchsorted(-lengths, -np.arange(width), side="left")

@@ -23,7 +23,6 @@ from anonimed.detect.neural.encoding import (
     TokenEncoder,
     char_lm_features,
     document_sentences,
-    length_batches,
 )
 from anonimed.document import Document, Span
 from anonimed.embeddings import WordEmbeddings
@@ -36,8 +35,6 @@ EMBEDDINGS_FILE = "embeddings.npz"
 CHAR_LM_FOLDERS = "char_lm_folders"  # model.json: the copies of the character LMs, relative to the model folder
 
 EmissionFunction = Callable[[Batch], np.ndarray]
-# Tagged sentences whose marginals are computed together (a position costs little more for 32 rows than for 4).
-MARGINAL_BATCH = 32
 
 
 def sentences_to_spans(
@@ -52,38 +49,32 @@ def sentences_to_spans(
     """Spans of the best tag path of every sentence (``note``: their encoding); a span's score is the mean marginal
     of its tokens' tags.
 
-    Small batches of similar length: the network and decoding cost batch x longest sentence, and a note mixes
-    one-word header lines with long paragraphs (16 was about twice as fast as 64 on MEDDOCAN dev, and 4 is a fifth
-    faster than 16; the network's output for a sentence is the same in any batch).
+    The network reads small batches of similar length: it costs batch x longest sentence, and a note mixes one-word
+    header lines with long paragraphs (16 was about twice as fast as 64 on MEDDOCAN dev, and 4 is a fifth faster
+    than 16; the network's output for a sentence is the same in any batch).  The CRF then decodes all the sentences
+    of the note at once, longest first, each position only for the sentences that reach it.
     """
+    if not len(sentences):
+        return []
+    order = np.argsort(-note.lengths, kind="stable")
+    lengths = note.lengths[order]
+    emissions = np.zeros((len(order), int(lengths[0]), len(tags)), dtype=np.float32)
+    for first in range(0, len(order), batch_size):
+        rows = slice(first, first + batch_size)
+        emissions[rows, : lengths[first]] = emissions_of(note.batch(order[rows]))
+    paths = crf.viterbi(emissions, lengths)
+    tagged = np.flatnonzero(paths.any(axis=1))  # a sentence whose best path is all O has no span to score
+    if not len(tagged):
+        return []
+    width = int(lengths[tagged[0]])
+    marginals = crf.marginals(emissions[tagged, :width].astype(np.float64), lengths[tagged])  # float64: exp() of sums
+    chosen = np.take_along_axis(marginals, paths[tagged, :width, None], axis=2)[:, :, 0]
     tag_names = np.array(tags, dtype=object)
-    paths: dict[int, np.ndarray] = {}
-    emissions: dict[int, np.ndarray] = {}
-    for indices in length_batches([len(s) for s in sentences], batch_size):
-        batch = note.batch(indices)
-        scores = emissions_of(batch)
-        best = crf.viterbi(scores.astype(np.float32), batch.lengths)
-        for found in np.flatnonzero(best.any(axis=1)):  # a sentence whose best path is all O has no span to score
-            length = int(batch.lengths[found])
-            paths[int(indices[found])] = best[found, :length]
-            emissions[int(indices[found])] = scores[found, :length]
-    # Marginals, for the tagged sentences only, in batches of their own: larger, as they cost little per sentence.
-    tagged = sorted(paths)
     spans: list[Span] = []
-    for group in length_batches([len(paths[i]) for i in tagged], MARGINAL_BATCH):
-        chosen_sentences = [tagged[i] for i in group]
-        lengths = np.array([len(paths[i]) for i in chosen_sentences], dtype=np.int64)
-        width = int(lengths.max())
-        padded = np.zeros((len(chosen_sentences), width, len(tags)), dtype=np.float64)  # float64: exp() of sums
-        padded_paths = np.zeros((len(chosen_sentences), width), dtype=np.int64)
-        for row, index in enumerate(chosen_sentences):
-            padded[row, : lengths[row]] = emissions[index]
-            padded_paths[row, : lengths[row]] = paths[index]
-        marginals = crf.marginals(padded, lengths)
-        chosen = np.take_along_axis(marginals, padded_paths[:, :, None], axis=2)[:, :, 0]
-        for row, index in enumerate(chosen_sentences):
-            tokens, path = sentences[index], paths[index]
-            spans.extend(tags_to_spans(tokens, list(tag_names[path]), chosen[row, : len(tokens)].tolist(), source))
+    for row, index in enumerate(tagged):
+        tokens = sentences[order[index]]
+        path = paths[index, : len(tokens)]
+        spans.extend(tags_to_spans(tokens, list(tag_names[path]), chosen[row, : len(tokens)].tolist(), source))
     return sorted(spans)
 
 
