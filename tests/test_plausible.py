@@ -549,3 +549,18 @@ def test_an_occupation_takes_what_it_is_of() -> None:
         ),
     )
     assert found == ["Maestra de educación infantil", "Cuiner", "Fuster", "Mestra d'escola bressol"]
+
+
+def test_a_lab_result_a_walk_and_an_extension_are_no_address() -> None:
+    text = "Creatinina 1,9. Se pacta paseo 30 min/d. Trucar al 93 274 60 00 (ext. 4412). Calle Correo 29, 5,1\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("Creatinina 1,9", "CALLE"),
+            ("paseo 30 min/d", "CALLE"),
+            ("4412", "TERRITORIO"),
+            ("Calle Correo 29, 5,1", "CALLE"),
+        ),
+    )
+    assert found == ["Calle Correo 29, 5,1"]

@@ -12,7 +12,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
   than four words, is made of capitalised words (859 of the 862 gold streets of MEDDOCAN train: the others are e-mail
   addresses filed as streets); and it is not a sentence: three common lower-case words that name nothing a list
   knows make one (``c/ madre x fiebre … y rechazo de tomas``, where ``c/`` is ``con``). Catalan prose,
-  ``ta 150/85,sat 88`` or a lab result is not a street;
+  ``ta 150/85,sat 88`` or a lab result is not a street (``Creatinina 1,9``: no street type, one capital and a
+  decimal; ``paseo 30 min/d``; ``DOLOR … DE 24 H``), nor a phone's extension a postal code (``ext. 4412``);
 - **a person's name holds no function word**: it ends before ``por``, ``para``, ``con``, ``que``… (``SE COMUNICA
   AL DR. GALINDO POR TELÉFONO``: the name is ``GALINDO``);
 - **a phone number is whole**: it keeps its country code (``+34 676 902 118``, not ``676 902 118``) and the groups of
@@ -220,6 +221,7 @@ _COMPLEMENT_STOPS = frozenset(
     "en a al amb con y i e o que desde des hasta fins para per por sin ni profesion professio oficio ofici jubilado"
     " jubilada jubilat retirado retirada de del la el los las les els su sus seu seva un una uno".split()
 )
+_EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*$")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
     r"|plazo\s+de|termini\s+de)[ \t]+$"
@@ -256,7 +258,12 @@ _NAME_AND_NUMBER = re.compile(r"[^\W\d_][^\d]*?,?[ \t]*\d{1,4}(?:[ \t]*[,-]?[ \t
 _STREET_WITHOUT_TYPE_WORDS = 6
 # A word of shorthand prose: x (por), q (que).
 _SHORTHAND_WORD = re.compile(r"(?<![\w/])[xq](?![\w/])")
-_UNIT = re.compile(r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm)\b)|\d[.,]\d+[ \t]?g\b|%")
+_DECIMAL_AT_END = re.compile(r"\d[.,]\d{1,2}$")
+_UNIT = re.compile(
+    r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm|min)\b)|\d[.,]\d+[ \t]?g\b|%"
+    # Hours after de (DOLOR EN FOSA ILÍACA DERECHA DE 24 H).
+    r"|(?i:\bde[ \t]+\d+[ \t]*h\b)"
+)
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
 _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
@@ -386,6 +393,9 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
         return False
     if re.search(r"(?i)\bs/n\b", covered) or any(fold(w) in street_types() for w in _ALPHANUMERIC.findall(covered)):
         return True
+    # No street type, one capitalised word and a decimal: a lab result (Creatinina 1,9; DAS28 de 5,4).
+    if _DECIMAL_AT_END.search(covered) and sum(w[0].isupper() for w in words) <= 1:
+        return False
     if not capitalised and _NAME_AND_NUMBER.fullmatch(covered) and len(words) <= _STREET_WITHOUT_TYPE_WORDS:
         # A name and its number, in a note without capitals: a word that names something (known, or no common word),
         # then the number and perhaps floor and door (not a dose: doxiciclina 100/12h 7d).
@@ -674,6 +684,11 @@ def _opens_a_sentence(text: str, offset: int) -> bool:
     return not before or before[-1] in "\n\r.!?:;"
 
 
+def _extension(text: str, span: Span) -> bool:
+    """Digits after ``ext.`` are a phone's extension, not a postal code (``93 274 60 00 (ext. 4412)``)."""
+    return _EXTENSION_BEFORE.search(text, max(0, span.start - 14), span.start) is not None
+
+
 def _language(covered: str) -> bool:
     """A place that is a language in lower case (``en castellano y en árabe``, ``en català``)."""
     words = _WORD.findall(covered)
@@ -931,6 +946,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         or (names_or_places and _job_title(covered))
         or (label in PLACE_TYPES and _language(covered))
+        or (label == "TERRITORIO" and _extension(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and _generic_centre(label, covered))
         or (label == "HOSPITAL" and _hour(text, span))
