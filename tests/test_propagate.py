@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from anonimed.detect.propagate import Propagator, propagated
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from anonimed.detect.propagate import Propagator, _lowers_as_regex, _mentions, _pattern, propagated
 from anonimed.document import Document, Span
 
 STAFF = "NOMBRE_PERSONAL_SANITARIO"
@@ -79,3 +82,35 @@ def test_a_centres_acronym_right_after_it_is_the_centre_and_is_found_again() -> 
         ("CHUVI", "HOSPITAL"),
         ("CHUVI", "HOSPITAL"),
     ], "an acronym after something else than a centre is left alone"
+
+
+# Pieces of notes where keys recur: titles (a title may be a key too), names in any case, glued and hyphenated words,
+# digits, spaces and tabs.
+_PIECES = ["Dr.", "dra", "DON", "Sr", "doña", "Don", " ", "  ", "\t", ".", ",", "-", "_", "\n", "3", "Gil3", "µ"] + [
+    "Galindo", "GALINDO", "galindos", "Rosa", "rosa", "Rosa Gil", "Clínica Sagunto", "CLÍNICA", "Iñigo", "Don Galindo"
+]  # fmt: skip
+_KEYS = ["galindo", "rosa", "rosa gil", "rosa ", "clínica sagunto", "clínica", "gil3", "iñigo", "µ", "don", "doña"]
+_KEYS += ["don galindo"]
+
+
+@given(
+    pieces=st.lists(st.sampled_from(_PIECES), max_size=30),
+    keys=st.lists(st.sampled_from(_KEYS), min_size=1, unique=True),
+    titled_only=st.booleans(),
+)
+@settings(max_examples=400, deadline=None)
+def test_mentions_are_found_where_the_regular_expression_finds_them(
+    pieces: list[str], keys: list[str], titled_only: bool
+) -> None:
+    text = "".join(pieces)
+    if titled_only:
+        keys = [key for key in keys if key.isalpha()]  # name words: letters only
+    assume(keys)  # propagation searches for some key or none
+    expected = [match.span("key") for match in _pattern(keys, titled_only).finditer(text)]
+    assert list(_mentions(text, keys, titled_only)) == expected
+
+
+def test_a_text_whose_letters_lower_case_otherwise_than_re_folds_them_is_searched_with_the_pattern() -> None:
+    assert _lowers_as_regex("Clínica Sagunto, 3 µg • “alta”")
+    assert not _lowers_as_regex("Roſa")  # re: ſ is s ignoring case; 'ſ'.lower() is 'ſ'
+    assert list(_mentions("Roſa y ROSA", ["rosa"], False)) == [(0, 4), (7, 11)]

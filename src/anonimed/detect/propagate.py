@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 from functools import lru_cache
 
@@ -35,6 +36,8 @@ SCORE_FACTOR = 0.9
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _ACRONYM = re.compile(r"[ \t]*\((?P<acronym>[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ0-9-]{1,9})\)")
 _TITLE = rf"(?i:\b(?:{'|'.join(TITLES)})\b\.?[ \t]+)"
+# A title and the run of letters after it, the run looked at but not taken (a title may start it: ``Dr. Don Luis``).
+_TITLED_WORD = re.compile(_TITLE + r"(?=(?<!\w)(?P<key>[^\W\d_]+)(?!\w))")
 
 
 @lru_cache(maxsize=100_000)
@@ -92,29 +95,75 @@ def _other_mentions(text: str, spans: list[Span]) -> list[Span]:
     starts = [start for start, _ in taken]
     reach = list(itertools.accumulate((end for _, end in taken), max))  # furthest end among the first i spans
     added: list[Span] = []
-    for keys, before in ((wanted, ""), (titled, _TITLE)):
+    for keys, titled_only in ((wanted, False), (titled, True)):
         if not keys:
             continue
-        pattern = re.compile(
-            before
-            + r"(?<!\w)(?P<key>"
-            + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-            + r")(?!\w)",
-            re.IGNORECASE,
-        )
-        for match in pattern.finditer(text):  # matches never overlap one another
-            start, end = match.span("key")
-            if before and not match.group("key")[0].isupper():
+        for start, end in _mentions(text, keys, titled_only):
+            if titled_only and not text[start].isupper():
                 continue
             preceding = bisect.bisect_left(starts, end)  # the spans that start before this match ends
             if (preceding and reach[preceding - 1] > start) or any(s.start < end and start < s.end for s in added):
                 continue
             # A case-insensitive match whose lower case differs from every key (rare letters) still gets masked.
-            source = keys.get(match.group("key").lower()) or max(keys.values(), key=lambda span: span.score)
+            source = keys.get(text[start:end].lower()) or max(keys.values(), key=lambda span: span.score)
             copy = replace(source, start=start, end=end, score=source.score * SCORE_FACTOR)
             if not never_phi(text, copy):
                 added.append(copy)
     return added
+
+
+def _mentions(text: str, keys: Collection[str], titled_only: bool) -> Iterator[tuple[int, int]]:
+    """Where the keys occur in ``text`` on word boundaries, ignoring case (after a title only, if ``titled_only``):
+    the matches, in order and never overlapping, of the regular expression of :func:`_pattern`, found without
+    compiling it (that cost more than all the rest of propagation) where lower-casing ``text`` matches as that
+    pattern does."""
+    if not _lowers_as_regex(text):
+        for match in _pattern(keys, titled_only).finditer(text):
+            yield match.span("key")
+        return
+    lowered = text.lower()
+    if titled_only:
+        taken_to = 0
+        for match in _TITLED_WORD.finditer(text):
+            start, end = match.span("key")
+            if match.start() >= taken_to and lowered[start:end] in keys:
+                taken_to = end
+                yield start, end
+        return
+    # Every occurrence of every key on word boundaries; at one place the longest key wins (the pattern tries them
+    # longest first), then the search goes on after it.
+    found = []
+    for rank, key in enumerate(sorted(keys, key=len, reverse=True)):
+        start = lowered.find(key)
+        while start >= 0:
+            end = start + len(key)
+            if not (start and _is_word(text[start - 1])) and not (end < len(text) and _is_word(text[end])):
+                found.append((start, rank, end))
+            start = lowered.find(key, start + 1)
+    taken_to = 0
+    for start, _, end in sorted(found):
+        if start >= taken_to:
+            taken_to = end
+            yield start, end
+
+
+def _pattern(keys: Collection[str], titled_only: bool) -> re.Pattern[str]:
+    """The keys, longest first, on word boundaries, ignoring case; after a title if ``titled_only``."""
+    alternatives = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    return re.compile((_TITLE if titled_only else "") + rf"(?<!\w)(?P<key>{alternatives})(?!\w)", re.IGNORECASE)
+
+
+def _lowers_as_regex(text: str) -> bool:
+    """Whether two substrings of ``text`` are equal ignoring case for the ``re`` module exactly when their lower
+    case is equal, position for position: true when each character is Latin-1 or has no case.  (Beyond Latin-1,
+    ``re`` also equates a few letters that ``lower`` keeps apart, like ``ſ`` and ``s``, ``µ`` and ``μ``, and
+    ``lower`` may lengthen a letter: ``İ``.)"""
+    return all(c <= "\xff" or c.lower() == c == c.upper() for c in set(text))
+
+
+def _is_word(character: str) -> bool:
+    """``re``'s ``\\w``."""
+    return character.isalnum() or character == "_"
 
 
 def _keep_best(keys: dict[str, Span], key: str, span: Span) -> None:
