@@ -29,6 +29,8 @@ from anonimed.text.tokenize import Token, tokenize
 # Lower-case words that may sit between two capitalised words of one name or place (``García de la Fuente``).
 _CONNECTORS = frozenset({"de", "del", "la", "las", "los", "y", "i", "el", "d", "san", "santa"})
 _SHAPE_RUNS = re.compile(r"(.)\1+")
+# A word's features that stay its own: its neighbours do not get them.
+_OWN_ONLY = ("p3=", "s3=", "s4=", "len=")
 
 
 @dataclass(frozen=True)
@@ -113,9 +115,11 @@ class FeatureExtractor:
         self._clusters = clusters if config.clusters else None
         self.vocabulary = vocabulary
         self._given, self._surnames = _name_lists() if config.name_lists else (frozenset(), frozenset())
-        self._offsets = [offset for offset in range(-config.window, config.window + 1) if offset != 0]
-        self._padding = {offset: f"{offset:+d}:PAD" for offset in self._offsets}
-        # Most words repeat: their own features and the prefixed copies they lend to neighbours are built once.
+        # What a neighbour's features are prefixed with, by offset: -2:, -1:, +1:, +2:.
+        self._prefixes = {offset: f"{offset:+d}:" for offset in range(-config.window, config.window + 1) if offset != 0}
+        # Most words repeat: their own features and the prefixed copies they lend to neighbours are built once.  Kept
+        # in tuples, which the garbage collector soon stops tracking: a dict a word (15k in 250 notes) stayed tracked,
+        # and every full collection went through them all.
         self._lexical = lru_cache(maxsize=200_000)(self._lexical_features)
 
     def _lexicon_features(self, word: str) -> list[str]:
@@ -136,11 +140,12 @@ class FeatureExtractor:
             ]
         return features
 
-    def _lexical_features(self, word: str) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:
-        """A word's own features, and what it lends at each window offset (affixes and length stay its own)."""
+    def _lexical_features(self, word: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """A word's own features, and what it lends at each window offset, in the order of ``_prefixes`` (affixes
+        and length stay its own)."""
         own = (*_word_features(word), *self._lexicon_features(word))
-        lent = [f for f in own if not f.startswith(("p3=", "s3=", "s4=", "len="))]
-        return self._known(own), {offset: self._known(f"{offset:+d}:{f}" for f in lent) for offset in self._offsets}
+        lent = [f for f in own if not f.startswith(_OWN_ONLY)]
+        return self._known(own), tuple(self._known(prefix + f for f in lent) for prefix in self._prefixes.values())
 
     def restricted_to(self, vocabulary: Container[str]) -> FeatureExtractor:
         """This extractor, leaving out the features that are not in ``vocabulary``: a tagger's, which ignores the
@@ -167,13 +172,13 @@ class FeatureExtractor:
         # The neighbours' features, one column per offset (a column lists, for each token, what its neighbour at that
         # offset lends it, or the padding past the note's edge), added column by column: no index arithmetic per token.
         count = len(tokens)
-        for offset in self._offsets:
-            padding = (self._padding[offset],)
-            lent = [word_lent[offset] for _, word_lent in lexical]
+        for position, (offset, prefix) in enumerate(self._prefixes.items()):
+            padding = (f"{prefix}PAD",)
+            lent = [word_lent[position] for _, word_lent in lexical]
             if hint_tags is not None:
                 for neighbour, tag in enumerate(hint_tags):
                     if tag != "O":
-                        lent[neighbour] = (*lent[neighbour], f"{offset:+d}:pt={tag}")
+                        lent[neighbour] = (*lent[neighbour], f"{prefix}pt={tag}")
             if offset < 0:
                 column = [padding] * min(-offset, count) + lent[: max(count + offset, 0)]
             else:
