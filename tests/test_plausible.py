@@ -564,3 +564,28 @@ def test_a_lab_result_a_walk_and_an_extension_are_no_address() -> None:
         ),
     )
     assert found == ["Calle Correo 29, 5,1"]
+
+
+def test_codes_with_letters_hospitals_after_hosp_hyphenated_names_and_hours() -> None:
+    text = (
+        "Nº de estudio: AR-2025-1143\nNº EPISODIO\nEP-2025-RH-7701\ncontrol hosp. sant joan de reus dimarts.\n"
+        "La pacient Nuria Vall-llosera Soler, de 77 anys. Prox sesion viernes 10h.\n"
+    )
+    found = labelled(
+        text,
+        *spans_of(
+            text,
+            ("2025-1143", "FECHAS"),
+            ("EP-2025", "FECHAS"),
+            ("sant joan de reus", "HOSPITAL"),
+            ("Nuria Vall-llosera Soler", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("viernes 10", "FECHAS"),
+        ),
+    )
+    assert found == [
+        ("AR-2025-1143", "ID_CONTACTO_ASISTENCIAL"),
+        ("EP-2025-RH-7701", "ID_CONTACTO_ASISTENCIAL"),
+        ("hosp. sant joan de reus", "HOSPITAL"),
+        ("Nuria Vall-llosera Soler", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("viernes", "FECHAS"),
+    ]

@@ -214,14 +214,15 @@ _GENERIC_CENTRE_WORDS = frozenset(
 )
 _CENTRE_NAME_AFTER = re.compile(r"[ \t]+(?i:de|del|d['’])[ \t]*[A-ZÀ-Ý][\w-]+(?:[ \t]+[A-ZÀ-Ý][\w-]+)*")
 _OCCUPATION_COMPLEMENT = re.compile(
-    r"[ \t]+(?:(?:de|del)[ \t]+|d['’])(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2})(?=[ \t.,;:)\n]|$)"
+    r"[ \t]+(?:de[ \t]+|d['’])(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
 )
 # Words that end an occupation's complement: where or since when it works, or the sentence going on.
 _COMPLEMENT_STOPS = frozenset(
     "en a al amb con y i e o que desde des hasta fins para per por sin ni profesion professio oficio ofici jubilado"
-    " jubilada jubilat retirado retirada de del la el los las les els su sus seu seva un una uno".split()
+    " jubilada jubilat retirado retirada del la el los las les els su sus seu seva un una uno".split()
 )
 _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*$")
+_HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
     r"|plazo\s+de|termini\s+de)[ \t]+$"
@@ -229,6 +230,7 @@ _DURATION_BEFORE = re.compile(
 _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
+_HOSPITAL_BEFORE = re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?$")
 _HOSPITAL_GLUED_BEFORE = re.compile(r"(?i)(?<!\w)(?:h|hosp)\.$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
 _WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
@@ -243,11 +245,13 @@ _DATE_WITHOUT_SPACES = re.compile(
 _IDENTIFIER_DIGITS = re.compile(r"\d{6}|^(?=.*[^\W\d_]).*\d{5}")
 # A postal code glued to its town is no identifier (``08005-Barcelona``, ``E-28935``): an identifier's letters are
 # three at most, and its digits in two groups at least.
+# Letters and this many digits in two groups or more make an identifier too (AR-2025-1143, EP-2025-RH-7701).
+_FEWEST_CODE_DIGITS = 7
 _LONG_LETTERS = re.compile(r"[^\W\d_]{4,}")
 _DIGIT_GROUP = re.compile(r"\d+")
 # The key of an identifier that names a care episode, or insurance, by its last word before the value on its line.
 _CODE_KEY = re.compile(
-    r"(?i)(?P<episode>episodi|petici|solicitud|ingr[eé]s|contacto|proc[eé]s|visita|asistencia)"
+    r"(?i)(?P<episode>episodi|petici|solicitud|ingr[eé]s|contacto|proc[eé]s|visita|asistencia|estudio|estudi\b|\bacc\b)"
     r"|(?P<insurance>nass|nss|afiliaci|seguridad social|seguretat social|tarjeta sanitaria|p[oò]lissa|p[oó]liza)"
 )
 _KEY_REACH = 40
@@ -306,8 +310,10 @@ def _opens_a_clause(text: str, span: Span) -> bool:
 
 
 def _lower_case_prose(covered: str) -> bool:
-    """A lower-case word of four letters or more that no name or place list knows (``a efectos de su empresa``)."""
-    return any(w.islower() and len(w) >= 4 and not _known(w) for w in _own_words(covered))
+    """A lower-case word of four letters or more that no name or place list knows (``a efectos de su empresa``); the
+    lower-case part of a hyphenated name is none (``Vall-llosera``)."""
+    words = _own_words(_HYPHENATED_PART.sub("", covered))
+    return any(w.islower() and len(w) >= 4 and not _known(w) for w in words)
 
 
 def _sentence_words(covered: str) -> list[str]:
@@ -490,7 +496,11 @@ def _date_or_code(text: str, span: Span) -> Span:
         return span
     if _DATE_WITHOUT_SPACES.fullmatch(run):
         return Span(whole.start, whole.end, "FECHAS", span.score, span.source) if span.label == "FECHAS" else span
-    if _IDENTIFIER_DIGITS.search(run) is None or _LONG_LETTERS.search(run) or len(_DIGIT_GROUP.findall(run)) < 2:
+    groups = _DIGIT_GROUP.findall(run)
+    letters = any(c.isalpha() for c in run)
+    digits = sum(len(g) for g in groups)
+    identifier = _IDENTIFIER_DIGITS.search(run) is not None or (letters and digits >= _FEWEST_CODE_DIGITS)
+    if not identifier or _LONG_LETTERS.search(run) or len(groups) < 2:
         return span
     return Span(whole.start, whole.end, _code_label(text, whole.start), span.score, span.source)
 
@@ -499,6 +509,8 @@ def _code_label(text: str, start: int) -> str:
     """The type of the identifier at ``start`` by the last key word before it on its line: a care episode
     (``Episodio``, ``Petición``), insurance (``NASS``), else the patient's."""
     line_start = text.rfind("\n", 0, start) + 1
+    if not text[line_start:start].strip() and line_start > 0:  # a value alone on its line: its key is the line before
+        line_start = text.rfind("\n", 0, line_start - 1) + 1
     keys = list(_CODE_KEY.finditer(text, max(line_start, start - _KEY_REACH), start))
     if not keys:
         return "ID_SUJETO_ASISTENCIA"
@@ -777,9 +789,10 @@ def _centre_name_end(text: str, span: Span) -> Span:
 
 
 def _date_before_an_hour(text: str, span: Span) -> Span | None:
-    """A date ends before the hour written after it (``sabado 14 de junio 05:10h``: not ``05``)."""
+    """A date ends before the hour written after it (``sabado 14 de junio 05:10h``: not ``05``; ``viernes 10h``: not
+    ``10``)."""
     hour = _HOUR_AT_END.search(text, span.start, span.end)
-    if hour is None or not re.match(r"[:.h]\d\d", text[span.end : span.end + 3]):
+    if hour is None or not re.match(r"[:.h]\d\d|h\b", text[span.end : span.end + 3]):
         return span
     end = span.start + len(text[span.start : hour.start()].rstrip(" \t,"))
     return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
@@ -830,6 +843,8 @@ def _occupation_complement(text: str, span: Span) -> Span:
         if fold(word) in _COMPLEMENT_STOPS:
             break
         kept.append(word)
+    while kept and fold(kept[-1]) == "de":
+        kept.pop()
     if not kept:
         return span
     end = found.start("words") + found.group("words").index(kept[-1]) + len(kept[-1])
@@ -840,7 +855,9 @@ def _with_the_word_before(text: str, span: Span) -> Span:
     """A relative keeps the ``ex`` before it (``su ex marido``), and a hospital the ``h.`` glued to it
     (``trasllat a h.bellvitge``), also when it was taken for a town."""
     before = _EX_BEFORE if span.label == "FAMILIARES_SUJETO_ASISTENCIA" else _HOSPITAL_GLUED_BEFORE
-    found = before.search(text, max(0, span.start - 6), span.start)
+    if span.label == "HOSPITAL":  # a hospital also the h. or hosp. a space before it (hosp. sant joan de reus)
+        before = _HOSPITAL_BEFORE
+    found = before.search(text, max(0, span.start - 7), span.start)
     if found is None:
         return span
     label = "HOSPITAL" if span.label == "TERRITORIO" else span.label
