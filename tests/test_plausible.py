@@ -589,3 +589,12 @@ def test_codes_with_letters_hospitals_after_hosp_hyphenated_names_and_hours() ->
         ("Nuria Vall-llosera Soler", "NOMBRE_SUJETO_ASISTENCIA"),
         ("viernes", "FECHAS"),
     ]
+
+
+def test_a_place_ends_before_a_weekday_and_a_town_takes_its_hosp() -> None:
+    text = "control oftalmologia hosp. sant joan de reus dimarts.\nsálamo domingo.\n"
+    found = labelled(
+        text,
+        *spans_of(text, ("sant joan de reus dimarts", "TERRITORIO"), ("sálamo domingo", "NOMBRE_SUJETO_ASISTENCIA")),
+    )
+    assert found == [("hosp. sant joan de reus", "HOSPITAL"), ("sálamo domingo", "NOMBRE_SUJETO_ASISTENCIA")]

@@ -222,6 +222,9 @@ _COMPLEMENT_STOPS = frozenset(
     " jubilada jubilat retirado retirada del la el los las les els su sus seu seva un una uno".split()
 )
 _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*$")
+_WEEKDAYS = frozenset(
+    "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
+)
 _HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
@@ -231,6 +234,7 @@ _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
 _HOSPITAL_BEFORE = re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?$")
+_HOSP_BEFORE = re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)$")
 _HOSPITAL_GLUED_BEFORE = re.compile(r"(?i)(?<!\w)(?:h|hosp)\.$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
 _WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
@@ -701,6 +705,17 @@ def _extension(text: str, span: Span) -> bool:
     return _EXTENSION_BEFORE.search(text, max(0, span.start - 14), span.start) is not None
 
 
+def _without_a_weekday_at_the_end(text: str, span: Span) -> Span | None:
+    """A place or centre ends before a weekday written after it (``sant joan de reus dimarts``): the weekday is a
+    date."""
+    words = list(_WORD.finditer(text, span.start, span.end))
+    last = words[-1].group() if words else ""
+    if len(words) < 2 or not last.islower() or fold(last) not in _WEEKDAYS:
+        return span
+    end = span.start + len(text[span.start : words[-1].start()].rstrip(" \t,"))
+    return Span(span.start, end, span.label, span.score, span.source)
+
+
 def _language(covered: str) -> bool:
     """A place that is a language in lower case (``en castellano y en árabe``, ``en català``)."""
     words = _WORD.findall(covered)
@@ -857,6 +872,8 @@ def _with_the_word_before(text: str, span: Span) -> Span:
     before = _EX_BEFORE if span.label == "FAMILIARES_SUJETO_ASISTENCIA" else _HOSPITAL_GLUED_BEFORE
     if span.label == "HOSPITAL":  # a hospital also the h. or hosp. a space before it (hosp. sant joan de reus)
         before = _HOSPITAL_BEFORE
+    elif span.label == "TERRITORIO":  # and a "town" the hosp. a space before it (h. alone may end an hour)
+        before = _HOSP_BEFORE
     found = before.search(text, max(0, span.start - 7), span.start)
     if found is None:
         return span
@@ -924,6 +941,8 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label == "PROFESION", lambda text, span: _occupation_end(text, _occupation_complement(text, span))),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
+    # Places and centres only: Domingo is a surname (sálamo domingo).
+    (lambda label: label in PLACE_TYPES | _CENTRE_TYPES, _without_a_weekday_at_the_end),
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
     (lambda label: label in CODE_TYPES, lambda text, span: _code_part(text, _whole_code(text, span))),
     (lambda label: label in CODE_TYPES, _before_a_word),
