@@ -598,3 +598,17 @@ def test_a_place_ends_before_a_weekday_and_a_town_takes_its_hosp() -> None:
         *spans_of(text, ("sant joan de reus dimarts", "TERRITORIO"), ("sálamo domingo", "NOMBRE_SUJETO_ASISTENCIA")),
     )
     assert found == [("hosp. sant joan de reus", "HOSPITAL"), ("sálamo domingo", "NOMBRE_SUJETO_ASISTENCIA")]
+
+
+def test_a_relative_is_no_place_and_a_name_ends_before_a_separator() -> None:
+    text = "la nuera se encarga de las citas.\nMetgessa: Dra. Núria Campos · Núm. col. 08-44712\nTriaje de Urgencias, 03:40 h.\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("la nuera", "TERRITORIO"),
+            ("Núria Campos ·", "NOMBRE_PERSONAL_SANITARIO"),
+            ("Triaje de Urgencias", "NOMBRE_SUJETO_ASISTENCIA"),
+        ),
+    )
+    assert found == ["Núria Campos"]

@@ -130,14 +130,14 @@ _DEPARTMENT_WORD = re.compile(
     r"(?:\w*(?:logia|iatria|grafia|cirugia|cirurgia|terapia)|urgencias|urgencies|medicina|interna|general|intensiva"
     r"|intensius|anestesia|anestesiologia|reanimacion|reanimacio|familia|familiar|comunitaria|pediatrica|infantil"
     r"|neonatologia|obstetricia|ginecologia|nefrologia|hematologia|oncologia|radiodiagnostico|radiodiagnostic"
-    r"|rehabilitacion|rehabilitacio|guardia|servicio|servei|unidad|unitat)"
+    r"|rehabilitacion|rehabilitacio|guardia|servicio|servei|unidad|unitat|triaje|triatge|urg)"
 )
 # Who someone is in a hospital, not their name (with the job titles of :func:`anonimed.rules.gazetteers.occupations`).
 _ROLE_WORDS = frozenset(
     "medico medica metge metgessa facultativo facultativa especialista adjunto adjunta residente resident jefe jefa cap"
     " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
     " llevadora supervisor supervisora coordinador coordinadora firma firmado signat solicitante peticionario"
-    " peticionaria remitente informante sollicitant".split()
+    " peticionaria remitente informante sollicitant licitant".split()
 )
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
@@ -269,8 +269,8 @@ _SHORTHAND_WORD = re.compile(r"(?<![\w/])[xq](?![\w/])")
 _DECIMAL_AT_END = re.compile(r"\d[.,]\d{1,2}$")
 _UNIT = re.compile(
     r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm|min)\b)|\d[.,]\d+[ \t]?g\b|%"
-    # Hours after de (DOLOR EN FOSA ILÍACA DERECHA DE 24 H).
-    r"|(?i:\bde[ \t]+\d+[ \t]*h\b)"
+    # Hours after de or c/ (DOLOR EN FOSA ILÍACA DERECHA DE 24 H; cambios posturales c/3h).
+    r"|(?i:\b(?:de|c/)[ \t]*\d+[ \t]*h\b)"
 )
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
 _NOT_IN_NAMES = frozenset(
@@ -412,13 +412,13 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
         common = CommonWords()
         if len(sentence) < 2 and any(len(w) >= 4 and (_known(w) or w.lower() not in common) for w in words):
             return True
-    capitalised = [w for w in words if w[0].isupper()]
+    capitals = [w for w in words if w[0].isupper()]
     if len(words) <= 4:
         # A name and a number (Irunlarrea, 3), or capitalised words: not a sentence with a capital (Tolera dieta).
         prose = [w for w in words if w.islower() and len(w) >= 3 and w not in _PARTICLES]
-        return bool(capitalised) and (any(c.isdigit() for c in covered) or not prose)
+        return bool(capitals) and (any(c.isdigit() for c in covered) or not prose)
     prose = [w for w in words if w.islower() and len(w) >= 4 and w not in _PARTICLES]
-    return len(capitalised) >= 2 and not prose
+    return len(capitals) >= 2 and not prose
 
 
 def _whole_phone(text: str, span: Span) -> Span:
@@ -453,7 +453,9 @@ def _name_part(text: str, span: Span) -> Span | None:
         if match.start() > span.start and match.group().lower() in _NOT_IN_NAMES:
             end = span.start + len(text[span.start : match.start()].rstrip(" \t,;:-("))
             return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
-    return span
+    # Nor does it end in a separator (Dra. Núria Campos · Núm. col.).
+    end = span.start + len(text[span.start : span.end].rstrip(" \t·•|/-"))
+    return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
 
 
 def _code_part(text: str, span: Span) -> Span | None:
@@ -525,7 +527,9 @@ def _before_a_word(text: str, span: Span) -> Span | None:
     """A code ends before a word of letters after it (``55120984 · Episodi``): codes hold no words (the patient's
     "identifier" may be a description, ``la menor``, which is left alone)."""
     word = _WORD_AFTER_CODE.search(text, span.start, span.end)
-    code = text[span.start : word.start()] if word is not None else ""
+    if word is None:
+        return span
+    code = text[span.start : word.start()]
     if not any(c.isdigit() for c in code) or _LONG_LETTERS.search(code):
         return span
     return Span(span.start, word.start(), span.label, span.score, span.source)
@@ -646,12 +650,14 @@ def _department_or_eponym(covered: str) -> bool:
 
 
 def _function_words_only(covered: str) -> bool:
-    """A "name" made of articles and prepositions alone (``La`` that opens ``La filla, la Núria``)."""
-    words = _WORD.findall(covered)
+    """A "name" made of articles and prepositions alone (``La`` that opens ``La filla, la Núria``), or of them and a
+    kinship word (``la nuera``: a relative, not a place)."""
+    words = [fold(w) for w in _WORD.findall(covered)]
     return (
         bool(words)
         and not any(c.isdigit() for c in covered)  # E-28015 is a postal code
-        and all(fold(w) in _FUNCTION_WORDS for w in words)
+        and all(w in _FUNCTION_WORDS for w in words[:-1])
+        and (words[-1] in _FUNCTION_WORDS or (len(words) > 1 and words[-1] in _KINSHIP))
     )
 
 
