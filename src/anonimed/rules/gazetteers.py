@@ -43,6 +43,7 @@ _REGIONAL_GIVEN_NAMES = """
 roser dolors judit meritxell txell montse mireia laia neus gemma mercè merce assumpta remei rosalia pilar conxita
 conxa quima mariona berta jana aina ariadna elisenda agnès agnes imma eulàlia eulalia rut gisela nuri
 jordi pere joan quim xavier xavi eloi oriol pau arnau ramon martí marti biel guillem roger pol nil bernat llorenç
+vicent vicenta pasqual batiste amparo desamparats empar
 llorenc ferran genís genis sergi isidre jaume josep pep xisco tomeu toni miquel andreu enric lluís lluis narcís
 garazi ainhoa nerea leire amaia uxue itziar maialen irati ane edurne arantxa arantza idoia izaskun miren nekane
 iker aitor unai xabier iñaki inaki asier gorka mikel koldo ibai eneko jon ander urko julen oier
