@@ -247,10 +247,10 @@ _DATE_WITHOUT_SPACES = re.compile(
 # An identifier, not a date: six digits in a row, or five and a letter (``AP-2025-77810``; MEDDOCAN's ``26708/2017``
 # is a date with a slash lost).
 _IDENTIFIER_DIGITS = re.compile(r"\d{6}|^(?=.*[^\W\d_]).*\d{5}")
-# A postal code glued to its town is no identifier (``08005-Barcelona``, ``E-28935``): an identifier's letters are
-# three at most, and its digits in two groups at least.
 # Letters and this many digits in two groups or more make an identifier too (AR-2025-1143, EP-2025-RH-7701).
 _FEWEST_CODE_DIGITS = 7
+# A postal code glued to its town is no identifier (``08005-Barcelona``, ``E-28935``): an identifier's letters are
+# three at most, and its digits in two groups at least.
 _LONG_LETTERS = re.compile(r"[^\W\d_]{4,}")
 _DIGIT_GROUP = re.compile(r"\d+")
 # The key of an identifier that names a care episode, or insurance, by its last word before the value on its line.
