@@ -612,3 +612,16 @@ def test_a_relative_is_no_place_and_a_name_ends_before_a_separator() -> None:
         ),
     )
     assert found == ["Núria Campos"]
+
+
+def test_a_name_ends_before_a_comma_glued_to_the_next_word() -> None:
+    text = "nihss 2 al alta.\ncamina sola,disartria leve.\nApellidos, nombre: Vázquez Iglesias, Maruxa\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("camina sola,disartria leve", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("Vázquez Iglesias, Maruxa", "NOMBRE_SUJETO_ASISTENCIA"),
+        ),
+    )
+    assert found == ["Vázquez Iglesias, Maruxa"]  # camina sola, cut at the comma, is prose

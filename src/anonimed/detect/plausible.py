@@ -39,6 +39,7 @@ those examples, and each holds for the annotated notes (a test applies them to M
   written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``),
   unless one is neither (``nora olazabal eizaguirre``); there a street needs no capital (``teatinos 180``: a word
   that names something and its number) and an article before a name is kept (``la coruña``);
+- **a comma glued to the next word ends a name or a place** (``camina sola,disartria leve``);
 - **a column ends a value**: three spaces or a table's ``|`` end a span as a line break does
   (``MARÍA DEL CARMEN FERNÁNDEZ SUÁREZ   NHC``);
 - **hours are not hospitals**: ``h.`` after a number is the hour (``90 mg/24 h. Ticagrelor``, ``A LAS 06:30 H.``);
@@ -225,6 +226,7 @@ _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*$")
 _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 )
+_GLUED_COMMA = re.compile(r"(?<=[^\W\d_]),(?=[^\W\d_])")
 _HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
@@ -722,6 +724,15 @@ def _without_a_weekday_at_the_end(text: str, span: Span) -> Span | None:
     return Span(span.start, end, span.label, span.score, span.source)
 
 
+def _before_a_glued_comma(text: str, span: Span) -> Span | None:
+    """A name or place ends before a comma glued to the next word, which telegraphic notes write between clauses
+    (``camina sola,disartria leve``); a name written surname first keeps its comma and space (``Vázquez, Maruxa``)."""
+    found = _GLUED_COMMA.search(text, span.start, span.end)
+    if found is None:
+        return span
+    return Span(span.start, found.start(), span.label, span.score, span.source) if found.start() > span.start else None
+
+
 def _language(covered: str) -> bool:
     """A place that is a language in lower case (``en castellano y en árabe``, ``en català``)."""
     words = _WORD.findall(covered)
@@ -946,6 +957,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label == "FECHAS" or label == "TERRITORIO", _date_or_code),
     (lambda label: label == "PROFESION", lambda text, span: _occupation_end(text, _occupation_complement(text, span))),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
+    (lambda label: label in _NAMES_AND_PLACES - {STREET}, _before_a_glued_comma),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
     # Places and centres only: Domingo is a surname (sálamo domingo).
     (lambda label: label in PLACE_TYPES | _CENTRE_TYPES, _without_a_weekday_at_the_end),
