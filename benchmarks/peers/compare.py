@@ -53,11 +53,13 @@ PEERS = {
 
 
 def run_ours(model: str, notes: Path, out: Path) -> dict:
-    from anonimed.models import load_detector
+    """Our model as ``anonimed predict`` runs it: loaded by the CLI's own loader (which also freezes the loaded model
+    out of the garbage collector's reach), then ``predict_dir``."""
+    from anonimed.parallel import DetectorSpec
     from anonimed.predict import predict_dir
 
     started = time.perf_counter()
-    detector = load_detector(model)
+    detector = DetectorSpec(model).load()
     loaded = time.perf_counter()
     summary = predict_dir(detector, notes, out)
     return {
