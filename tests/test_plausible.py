@@ -625,3 +625,9 @@ def test_a_name_ends_before_a_comma_glued_to_the_next_word() -> None:
         ),
     )
     assert found == ["Vázquez Iglesias, Maruxa"]  # camina sola, cut at the comma, is prose
+
+
+def test_an_occupation_cut_short_goes_on_to_its_end() -> None:
+    text = "Paciente de 41 años, maestra de educación infantil. Camarero de hotel en Lloret.\n"
+    found = kept(text, *spans_of(text, ("maestra de educación", "PROFESION"), ("Camarero de hotel", "PROFESION")))
+    assert found == ["maestra de educación infantil", "Camarero de hotel"]

@@ -217,6 +217,9 @@ _CENTRE_NAME_AFTER = re.compile(r"[ \t]+(?i:de|del|d['’])[ \t]*[A-ZÀ-Ý][\w-]
 _OCCUPATION_COMPLEMENT = re.compile(
     r"[ \t]+(?:de[ \t]+|d['’])(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
 )
+# The rest of a complement that a span holds the start of: one or two words up to punctuation.
+_COMPLEMENT_REST = re.compile(r"[ \t]+(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+)?)(?=[.,;:)\n]|$)")
+_OF = re.compile(r"[ \t](?:de|d['’])[ \t]?\w")
 # Words that end an occupation's complement: where or since when it works, or the sentence going on.
 _COMPLEMENT_STOPS = frozenset(
     "en a al amb con y i e o que desde des hasta fins para per por sin ni profesion professio oficio ofici jubilado"
@@ -867,6 +870,9 @@ def _occupation_complement(text: str, span: Span) -> Span:
     ``mestra`` + ``d'escola bressol``): one to three words after ``de``, up to punctuation or a word that starts the
     workplace or the rest of the sentence."""
     found = _OCCUPATION_COMPLEMENT.match(text, span.end)
+    if found is None:
+        # A complement the tagger cut short goes on to its end (maestra de educación + infantil).
+        found = _COMPLEMENT_REST.match(text, span.end) if _OF.search(text, span.start, span.end) else None
     if found is None:
         return span
     words = _WORD.findall(found.group("words"))
