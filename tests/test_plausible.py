@@ -631,3 +631,8 @@ def test_an_occupation_cut_short_goes_on_to_its_end() -> None:
     text = "Paciente de 41 años, maestra de educación infantil. Camarero de hotel en Lloret.\n"
     found = kept(text, *spans_of(text, ("maestra de educación", "PROFESION"), ("Camarero de hotel", "PROFESION")))
     assert found == ["maestra de educación infantil", "Camarero de hotel"]
+
+
+def test_a_kind_of_hospital_takes_the_name_after_it() -> None:
+    text = "Centre realitzador: Hospital Comarcal de l'Alt Penedès\n\nInformació clínica\n"
+    assert kept(text, *spans_of(text, ("Hospital Comarcal", "HOSPITAL"))) == ["Hospital Comarcal de l'Alt Penedès"]

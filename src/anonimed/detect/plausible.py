@@ -213,7 +213,11 @@ _GENERIC_CENTRE_WORDS = frozenset(
     "centro centre salud salut mental infantil juvenil atencion atencio primaria hospital dia dia unidad unitat"
     " especialidades especialitats".split()
 )
-_CENTRE_NAME_AFTER = re.compile(r"[ \t]+(?i:de|del|d['’])[ \t]*[A-ZÀ-Ý][\w-]+(?:[ \t]+[A-ZÀ-Ý][\w-]+)*")
+_CENTRE_NAME_AFTER = re.compile(
+    r"[ \t]+(?i:de|del|d['’])(?:[ \t]*(?i:l|s)['’])?[ \t]*[A-ZÀ-Ý][\w-]+(?:[ \t]+[A-ZÀ-Ý][\w-]+)*"
+)
+# Words that say which kind of hospital, not which one (Hospital Comarcal, Hospital Universitari).
+_CENTRE_KINDS = frozenset("comarcal general universitario universitari provincial regional clinico clinic".split())
 _OCCUPATION_COMPLEMENT = re.compile(
     r"[ \t]+(?:de[ \t]+|d['’])(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
 )
@@ -775,8 +779,9 @@ def _generic_centre(label: str, covered: str) -> bool:
 
 def _generic_centre_with_its_name(text: str, span: Span) -> Span:
     """A centre named by generic words that a capitalised name follows after ``de`` takes it (``CENTRE DE SALUT`` +
-    ``D'ALZIRA``): the name makes it one centre."""
-    if not _generic_centre(span.label, text[span.start : span.end]):
+    ``D'ALZIRA``, ``Hospital Comarcal`` + ``de l'Alt Penedès``): the name makes it one centre."""
+    words = [fold(w) for w in _own_words(text[span.start : span.end])]
+    if not words or not all(w in _GENERIC_CENTRE_WORDS | _CENTRE_KINDS or _DEPARTMENT_WORD.fullmatch(w) for w in words):
         return span
     name = _CENTRE_NAME_AFTER.match(text, span.end)
     return span if name is None else Span(span.start, name.end(), span.label, span.score, span.source)
