@@ -636,3 +636,8 @@ def test_an_occupation_cut_short_goes_on_to_its_end() -> None:
 def test_a_kind_of_hospital_takes_the_name_after_it() -> None:
     text = "Centre realitzador: Hospital Comarcal de l'Alt Penedès\n\nInformació clínica\n"
     assert kept(text, *spans_of(text, ("Hospital Comarcal", "HOSPITAL"))) == ["Hospital Comarcal de l'Alt Penedès"]
+
+
+def test_a_centre_longer_than_any_annotated_is_prose() -> None:
+    text = "de vacances a Cadaqués amb la seva parella, acudeix al consultori per picada de medusa al turmell.\n"
+    assert kept(text, (0, len(text) - 2, "HOSPITAL")) == []

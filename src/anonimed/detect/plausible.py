@@ -157,6 +157,10 @@ _MOST_WORDS = {
     "EDAD_SUJETO_ASISTENCIA": 7,
     "PROFESION": 8,
     "OTROS_SUJETO_ASISTENCIA": 8,
+    # Centres: the longest annotated is 9 words (HOSPITAL), 7 (CENTRO_SALUD), 10 (INSTITUCION), with some room.
+    "HOSPITAL": 12,
+    "CENTRO_SALUD": 10,
+    "INSTITUCION": 12,
 }
 # An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.).
 _INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?$")
