@@ -11,6 +11,7 @@ A model folder holds ``model.json`` and the model's files; its ``kind`` says how
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -77,13 +78,11 @@ def _default_detector(vote: str | None) -> Detector:
 def _fast_detector() -> Detector:
     """The default model's CRF member on its own (its tagger fed with the pattern recognizers' hints and merged with
     their spans, the boundary rules, propagation, the plausibility checks) and the shipped rules: the same files as
-    the default model, none copied."""
-    from anonimed.rules import with_rules
-
+    the default model, none copied; the rules' spans go through the same checks as the default model's."""
     member = DEFAULT_MODEL_DIR / FAST_MEMBER
     if not (member / "model.json").is_file():
         raise ModelNotFoundError(f"{member}: the shipped model's CRF member is missing (broken installation?)")
-    return ComposedText(with_rules(load_model_dir(member), "default"))
+    return ComposedText(_with_checked_rules(load_model_dir(member), "default"))
 
 
 def load_model_dir(directory: str | Path, vote: str | None = None, plain: bool = False) -> Detector:
@@ -96,12 +95,15 @@ def load_model_dir(directory: str | Path, vote: str | None = None, plain: bool =
         return _load_kind(directory, vote)
     detector: Detector = PlausibleSpans(_load_kind(directory, vote))
     rules = folder_rules(directory)
-    if rules:
-        from anonimed.rules import WithRules, load_rules
+    return _with_checked_rules(detector, rules) if rules else detector
 
-        # The rules' spans go through the same checks (a rule's match may run on into a glued word: 45128876k.ve).
-        detector = WithRules(detector, PlausibleSpans(load_rules(rules)))
-    return detector
+
+def _with_checked_rules(detector: Detector, rules: str | Path | Sequence[str | Path]) -> Detector:
+    """``detector`` with the spans of ``rules`` where it found nothing, the rules' spans through the same plausibility
+    checks (a rule's match may run on into a glued word, 45128876k.ve, or take an hour for a hospital, 8 h. Percusión)."""
+    from anonimed.rules import WithRules, load_rules
+
+    return WithRules(detector, PlausibleSpans(load_rules(rules)))
 
 
 def folder_rules(directory: str | Path) -> list[str | Path]:
