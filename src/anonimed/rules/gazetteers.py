@@ -98,7 +98,17 @@ def _foreign_names(lists: tuple[str, ...]) -> frozenset[str]:
             entries = vars(provider).get(name, ())  # some lists are properties of the locale, not lists
             if isinstance(entries, (list, tuple, dict, set, frozenset)):
                 words.update(word for word in _folded_words(entries) if _LATIN_NAME.fullmatch(word))
-    return frozenset(word for word in words if not _common(word))
+    return frozenset(words - _common_among(words))
+
+
+def _common_among(words: set[str]) -> set[str]:
+    """The words of ``words`` that :func:`_common` counts common, read from wordfreq's frequency tables at once (the
+    same answer for these plain lower-case words, in a fraction of the time of a call per word)."""
+    from wordfreq import get_frequency_dict
+
+    least = 10 ** (COMMON_ZIPF - 9)  # a Zipf value is log10 of the frequency per billion words
+    tables = [get_frequency_dict(language) for language in ("es", "ca")]
+    return {word for word in words if any(table.get(word, 0.0) >= least for table in tables)}
 
 
 @cache
