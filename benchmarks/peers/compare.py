@@ -39,6 +39,7 @@ from anonimed.evaluate import read_sentence_counts, score
 from anonimed.formats.brat import read_brat, read_brat_dir
 from anonimed.formats.textio import read_text
 from anonimed.text.tokenize import tokenize
+from anonimed.train.data import portable_path
 
 ROOT = Path(__file__).resolve().parents[2]
 # The shared data folder: $ANONIMED_SHARED, else ../shared beside the repository.
@@ -148,7 +149,10 @@ def main() -> int:
     report = {
         "date": date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared), python {platform.python_version()}",
-        "command": " ".join(["benchmarks/peers/compare.py", *sys.argv[1:]]),
+        # No absolute path of this machine in a committed file.
+        "command": " ".join(
+            ["benchmarks/peers/compare.py", *(portable_path(a) if a.startswith("/") else a for a in sys.argv[1:])]
+        ),
         "documents": len(gold),
         "tokens": tokens,
         "rows": rows,
