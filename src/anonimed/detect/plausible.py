@@ -188,8 +188,6 @@ _EPONYM_HEADS = frozenset(
     "escala indice index test sindrome enfermedad malaltia signo signe maniobra criterios criteris clasificacion"
     " classificacio estadio grado grau".split()
 )
-# Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
-# The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
 # Languages, which a note names in lower case (en castellano y en árabe, full informatiu en català): no place.
 _LANGUAGES = frozenset(
     "castellano castella castellana catalan catala catalana valenciano euskera gallego galego arabe ingles angles"
@@ -197,7 +195,8 @@ _LANGUAGES = frozenset(
     " bereber darija".split()
 )
 # Kinship words, and the words that tell which relative (hijo mayor, germà gran, abuela materna): after a kinship
-# word, another lower-case word is not part of a relative's span (el fill pauta de laxant).
+# word, another lower-case word is not part of a relative's span (el fill pauta de laxant). Narrower than the rules'
+# kinship list, which also holds familia, progenitores, pares: words a place or a longer span may hold.
 _KINSHIP = frozenset(
     "hijo hija hijos hijas fill filla fills filles padre madre pare mare marit marido esposo esposa dona home hermano"
     " hermana germa germana nieto nieta net neta abuelo abuela avi avia tio tia oncle sobrino sobrina nebot neboda"
@@ -234,6 +233,7 @@ _COMPLEMENT_STOPS = frozenset(
     " jubilada jubilat retirado retirada del la el los las les els su sus seu seva un una uno".split()
 )
 _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*$")
+# Spanish and Catalan weekdays (the rules' list also holds Galician ones, whose martes and domingo may name).
 _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 )
@@ -243,15 +243,20 @@ _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
     r"|plazo\s+de|termini\s+de)[ \t]+$"
 )
+# Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
+# The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
 _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
-_HOSPITAL_BEFORE = re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?$")
-_HOSP_BEFORE = re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)$")
-_HOSPITAL_GLUED_BEFORE = re.compile(r"(?i)(?<!\w)(?:h|hosp)\.$")
+# A hospital takes h. or hosp., glued or a space before it, but not the h. of an hour (8 h. Percusión); a "town"
+# takes hosp. so, and h. only glued (h.bellvitge): a town after an hour's h. is rarer than one after a full stop.
+_WORD_BEFORE = {
+    "FAMILIARES_SUJETO_ASISTENCIA": _EX_BEFORE,
+    "HOSPITAL": re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?$"),
+    "TERRITORIO": re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)$"),
+}
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
 _WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
-# A street without a street type: words, then its number, perhaps floor and door (los alisos, 10; teatinos 180, 2º b).
 # A date written without spaces: 03-ABR-2025, 15/03/2025, 2025-03-15, 03.2025, 20250315.
 _MONTH = r"(?:ene|feb|mar|abr|may|jun|jul|ago|sep|set|oct|nov|dic|gen|febr|març|maig|juny|ag|des)[a-zç]*\.?"
 _DATE_WITHOUT_SPACES = re.compile(
@@ -274,6 +279,7 @@ _CODE_KEY = re.compile(
 _KEY_REACH = 40
 # A code ends before a word of letters after a space or a middle dot (``55120984 · Episodi``).
 _WORD_AFTER_CODE = re.compile(r"[ \t]+(?:[·|][ \t]*)?(?!(?i:ext))[^\W\d_]{3,}\b|[ \t]*·")
+# A street without a street type: words, then its number, perhaps floor and door (los alisos, 10; teatinos 180, 2º b).
 _NAME_AND_NUMBER = re.compile(r"[^\W\d_][^\d]*?,?[ \t]*\d{1,4}(?:[ \t]*[,-]?[ \t]*\d{1,2}[ \t]*[ºª]?[ \t]*[a-z]?)?")
 # Words of a street without a street type in a note without capitals (begiristain doktorea pasealekua, 109).
 _STREET_WITHOUT_TYPE_WORDS = 6
@@ -361,12 +367,17 @@ def _common_prose(covered: str) -> bool:
     return not name_like and not any(_known(w) for w in words) and any(w in common for w in words)
 
 
+def _line_around(text: str, span: Span) -> tuple[int, int]:
+    """The start and end offsets of the line that holds ``span`` (a span never crosses a line break)."""
+    line_end = text.find("\n", span.end)
+    return text.rfind("\n", 0, span.start) + 1, line_end if line_end >= 0 else len(text)
+
+
 def _heading(text: str, span: Span) -> bool:
     """A line in capitals that the span fills (its colon aside) and none of whose words names anyone or anywhere
     that a list knows: ``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``."""
-    line_start = text.rfind("\n", 0, span.start) + 1
-    line_end = text.find("\n", span.end)
-    line = text[line_start : line_end if line_end >= 0 else len(text)].strip().rstrip(":").strip()
+    line_start, line_end = _line_around(text, span)
+    line = text[line_start:line_end].strip().rstrip(":").strip()
     covered = text[span.start : span.end]
     words = _own_words(covered)
     # Not "covered + '.'": a value in capitals under its key ends in one (NOMBRE / NOM:\nERNESTINA.).
@@ -381,16 +392,15 @@ def _words_of_a_heading(text: str, span: Span) -> bool:
     is (``MEDELEC SYNERGY. OXFORD. INSTRUMENTS``)."""
     from anonimed.rules.gazetteers import CommonWords
 
-    line_start = text.rfind("\n", 0, span.start) + 1
-    line_end = text.find("\n", span.end)
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    line_start, line_end = _line_around(text, span)
+    line = text[line_start:line_end]
     if not line.isupper() or ":" in line or any(fold(w) in _TITLE_WORDS for w in _WORD.findall(line)):
         return False
     if _WORD.findall(line) == _WORD.findall(text, span.start, span.end):
         return False
     # Values listed on one line are parted by punctuation (SAN LUCAS, COYOACAN, CDMX.); a heading's words are not.
     before = text[line_start : span.start].rstrip(" \t")
-    after = text[span.end : line_end if line_end >= 0 else len(text)].lstrip(" \t")
+    after = text[span.end : line_end].lstrip(" \t")
     if before[-1:] in (",", ".", ";") or after[:1] in (",", ".", ";"):
         return False
     words = [w.lower() for w in _own_words(text[span.start : span.end]) if len(w) >= 4]
@@ -507,8 +517,9 @@ def _whole_code(text: str, span: Span) -> Span:
 def _date_or_code(text: str, span: Span) -> Span:
     """A date or postal code that starts or ends inside a run of letters and digits joined by hyphens or slashes is
     the whole run: a date when the run is one written without spaces (``03-ABR-2025`` found as ``03`` and ``ABR-2025``),
-    else, when the run holds five digits in a row, an identifier (``AP-2025-77810`` found as a year and a postal
-    code, ``2025/118440``), of the kind its key on the line before it names."""
+    else, when the run holds six digits in a row, or letters and five in a row or seven in all, an identifier
+    (``AP-2025-77810`` found as a year and a postal code, ``2025/118440``, ``AR-2025-1143``), of the kind its key
+    names."""
     whole = _whole_code(text, span)
     run = text[whole.start : whole.end]
     if any(c.isspace() for c in run) or (span.label != "FECHAS" and whole == span):
@@ -899,14 +910,9 @@ def _occupation_complement(text: str, span: Span) -> Span:
 
 
 def _with_the_word_before(text: str, span: Span) -> Span:
-    """A relative keeps the ``ex`` before it (``su ex marido``), and a hospital the ``h.`` glued to it
-    (``trasllat a h.bellvitge``), also when it was taken for a town."""
-    before = _EX_BEFORE if span.label == "FAMILIARES_SUJETO_ASISTENCIA" else _HOSPITAL_GLUED_BEFORE
-    if span.label == "HOSPITAL":  # a hospital also the h. or hosp. a space before it (hosp. sant joan de reus)
-        before = _HOSPITAL_BEFORE
-    elif span.label == "TERRITORIO":  # and a "town" the hosp. a space before it (h. alone may end an hour)
-        before = _HOSP_BEFORE
-    found = before.search(text, max(0, span.start - 7), span.start)
+    """A relative keeps the ``ex`` before it (``su ex marido``), and a hospital the ``h.`` or ``hosp.`` before it
+    (``trasllat a h.bellvitge``, ``hosp. sant joan de reus``), also when it was taken for a town."""
+    found = _WORD_BEFORE[span.label].search(text, max(0, span.start - 7), span.start)
     if found is None:
         return span
     label = "HOSPITAL" if span.label == "TERRITORIO" else span.label
@@ -964,7 +970,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     # Institutions are left alone: companies and faculties in lower case hold none of the heads (carl zeiss meditec).
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _unless_prose),
     (lambda label: label in _CENTRE_TYPES, _centre_name_end),
-    (lambda label: label in ("FAMILIARES_SUJETO_ASISTENCIA", "HOSPITAL", "TERRITORIO"), _with_the_word_before),
+    (lambda label: label in _WORD_BEFORE, _with_the_word_before),
     (lambda label: label in _CENTRE_TYPES, _lower_case_centre_end),
     (lambda label: label in _CENTRE_TYPES, _centre_before_its_town),
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _generic_centre_with_its_name),
