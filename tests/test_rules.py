@@ -422,3 +422,18 @@ def test_a_memo_shared_by_threads_gives_the_same_matches() -> None:
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda views: find_matches(rules.compiled, views, shared), notes * 3))
     assert together == alone * 3
+
+
+def test_the_gazetteer_snapshot_holds_what_the_installed_packages_give() -> None:
+    from anonimed.rules.gazetteers import SNAPSHOT_FILE, derive_snapshot
+
+    shipped = json.loads(SNAPSHOT_FILE.read_text(encoding="utf-8"))
+    derived = derive_snapshot()
+    if derived["sources"] != shipped["sources"]:
+        pytest.skip(
+            f"the snapshot was derived from {shipped['sources']}, these are {derived['sources']}: "
+            "rebuild it with scripts/build_gazetteer_snapshot.py and measure the rules again"
+        )
+    assert derived == shipped
+    assert {"youssef", "andreea", "kwame", "hendrik"} <= set(shipped["foreign_given_names"])
+    assert {"popescu", "nguyen", "chukwu", "patel"} <= set(shipped["foreign_surnames"])

