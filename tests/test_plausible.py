@@ -365,7 +365,52 @@ def test_telegraphic_notes_shorthand_hours_short_numbers_and_two_people() -> Non
             ("peña / mir s. ortega", "NOMBRE_PERSONAL_SANITARIO"),
         ),
     )
-    assert found == ["cs san blas", "sabado 14 de junio", "peña", "mir s. ortega"]
+    # The resident's role (mir) is no part of her name.
+    assert found == ["cs san blas", "sabado 14 de junio", "peña", "s. ortega"]
+
+
+def test_a_signature_loses_its_role_and_keeps_its_initial() -> None:
+    text = "passa a box 4.\ninf ped nerea b.\nmatrona encarni\ndra p. hidalgo\nDra. E. Bosch / R2 Gerard Pla\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("inf ped nerea b.", "NOMBRE_PERSONAL_SANITARIO"),
+            ("matrona encarni", "NOMBRE_PERSONAL_SANITARIO"),
+            ("hidalgo", "TERRITORIO"),  # a surname after an initial is a person, in lower case too
+            ("R2 Gerard Pla", "NOMBRE_PERSONAL_SANITARIO"),
+        ),
+    )
+    assert found == ["nerea b.", "encarni", "p. hidalgo", "Gerard Pla"]
+
+
+def test_vital_signs_the_verb_dona_departments_eponyms_and_neighbourhoods() -> None:
+    text = (
+        "Exploració: T 37,8 ºC, FR 58. Es dona informació a la seva dona. Sala de Parts - planta de Maternitat. "
+        "Quist de Baker. Viu al barri de Sant Roc; vivía en el barrio de Deusto.\n"
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("T 37", "ID_CONTACTO_ASISTENCIAL"),
+            ("FR 58", "ID_CONTACTO_ASISTENCIAL"),
+            ("dona", "FAMILIARES_SUJETO_ASISTENCIA"),
+            ("Maternitat", "TERRITORIO"),
+            ("Quist de Baker", "TERRITORIO"),
+            ("barri de Sant Roc", "TERRITORIO"),
+            ("el barrio de Deusto", "TERRITORIO"),
+        ),
+    )
+    assert found == ["Sant Roc", "Deusto"]
+    wife = text.rindex("dona")
+    assert kept(text, (wife, wife + 4, "FAMILIARES_SUJETO_ASISTENCIA")) == ["dona"]
+
+
+def test_a_country_or_an_initialled_name_in_lower_case_is_no_prose() -> None:
+    text = "el marit segueix a ucraïna.\ninf m. ventura - cap la garriga\n"
+    found = kept(text, *spans_of(text, ("ucraïna", "PAIS"), ("m. ventura", "NOMBRE_PERSONAL_SANITARIO")))
+    assert found == ["ucraïna", "m. ventura"]
 
 
 def test_a_door_letter_is_no_unit_and_a_centre_in_full_keeps_its_words() -> None:

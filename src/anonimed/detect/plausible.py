@@ -142,6 +142,11 @@ _ROLE_WORDS = frozenset(
 )
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
+# A role that a signature writes before the name, abbreviated (``inf ped nerea b.``, ``R2 Gerard Pla``), with the
+# words of :data:`_ROLE_WORDS`: never the name's.
+_ROLE_BEFORE_A_NAME = re.compile(
+    r"(?i)(?:inf|enf|ped|mir|eir|fir|pir|tcae|aux|ts|fisio|gerocultora?|trabajadora?|social|r[1-5])\.?[ \t]+"
+)
 # The key of an identifier, glued to it by a hyphen or a slash (``nhc-150679``).
 _GLUED_KEY = re.compile(r"(?i)(?:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]")
 # Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
@@ -162,8 +167,13 @@ _MOST_WORDS = {
     "CENTRO_SALUD": 10,
     "INSTITUCION": 12,
 }
-# An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.).
+# A name's initial and the word after it (m. ventura, R. Morales).
+_INITIAL = re.compile(r"[^\W\d_]\.[ \t]?[^\W\d_]")
+# An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.); in lower case before a name
+# in lower case (dra p. hidalgo).
 _INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?$")
+_LOWER_INITIAL_BEFORE = re.compile(r"(?<![\w.])[a-ce-z]\.[ \t]?$")
+_LOWER_INITIAL_NOT_SAN_BEFORE = re.compile(r"(?<![\w.])[a-ce-rt-z]\.[ \t]?$")
 _INITIAL_NOT_SAN_BEFORE = re.compile(r"(?<![\w.])[A-CE-RT-Z]\.[ \t]?$")
 # The next word on the line.
 _WORD_AFTER = re.compile(r"[ \t]{1,2}(?P<word>[^\W\d_]+)(?![\w.'’-])")
@@ -181,12 +191,13 @@ _SPACED_DASH = re.compile(r"\s+[-–—]\s+")
 _SPACED_SLASH = re.compile(r"[ \t]+/[ \t]+")
 # Head words of a department's name (Unidad de Melanoma, Servei de Cardiologia, Salud Pública).
 _DEPARTMENT_HEADS = frozenset(
-    "unidad unitat servicio servei seccion seccio planta consulta consultas consultes".split()
+    "unidad unitat servicio servei seccion seccio planta consulta consultas consultes maternitat maternidad"
+    " paritorio".split()
 )
 # Head words of a clinical eponym or scale: Escala de Braden, Índice de Barthel, Síndrome de Down, Maniobra de Valsalva.
 _EPONYM_HEADS = frozenset(
     "escala indice index test sindrome enfermedad malaltia signo signe maniobra criterios criteris clasificacion"
-    " classificacio estadio grado grau".split()
+    " classificacio estadio grado grau quiste quist".split()
 )
 # Languages, which a note names in lower case (en castellano y en árabe, full informatiu en català): no place.
 _LANGUAGES = frozenset(
@@ -255,6 +266,12 @@ _WORD_BEFORE = {
     "HOSPITAL": re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?$"),
     "TERRITORIO": re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)$"),
 }
+# The lower-case words before a neighbourhood's name (el barrio de, barri del).
+_NEIGHBOURHOOD_WORD = re.compile(r"(?:(?:en|a)[ \t]+)?(?:(?:el|al|del)[ \t]+)?(?:barrio|barri)[ \t]+(?:de(?:l|[ \t]+l[ao]s?)?[ \t]+|d['’])?")
+# A vital sign's abbreviation before its value: temperature, respiratory and heart rate, blood pressure, saturation.
+_VITAL_SIGN = re.compile(r"(?i)(?:t|tª|fr|fc|ta|tas|tad|sat|sato2|spo2|eva|gcs)[ \t:]*\d")
+# A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
+_CLITIC_BEFORE = re.compile(r"(?i)(?<!\w)(?:es|se|li|els|ens|us|et|em|s['’])[ \t]*$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
 _WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
 # A date written without spaces: 03-ABR-2025, 15/03/2025, 2025-03-15, 03.2025, 20250315.
@@ -300,10 +317,10 @@ _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".sp
 
 @cache
 def _known_words() -> frozenset[str]:
-    """Given names, surnames, provinces, their capitals, regions and countries that Faker ships, the towns of
-    GeoNames (:func:`anonimed.rules.gazetteers.towns`) and the rules' given names (Montse, Txell), folded to lower case without accents: words that may name
+    """Given names, surnames, provinces, their capitals, regions and countries that Faker ships (and the countries'
+    Catalan names), the towns of GeoNames (:func:`anonimed.rules.gazetteers.towns`) and the rules' given names (Montse, Txell), folded to lower case without accents: words that may name
     someone or somewhere even when they are common words (``Rosa``, ``León``, ``Mataró``)."""
-    from anonimed.rules.gazetteers import given_names, towns
+    from anonimed.rules.gazetteers import countries, given_names, towns
     from anonimed.transform.surrogates import pools
     from anonimed.transform.surrogates.places import provinces
 
@@ -312,7 +329,7 @@ def _known_words() -> frozenset[str]:
     names += [place for pair in provinces().values() for place in pair]
     for name in names:
         words.update(fold(word) for word in _WORD.findall(name))
-    return frozenset(words | towns() | given_names())
+    return frozenset(words | towns() | given_names() | countries())
 
 
 def _own_words(text: str) -> list[str]:
@@ -362,8 +379,9 @@ def _common_prose(covered: str) -> bool:
     sentence = _sentence_words(covered)
     if len(sentence) >= _SENTENCE_WORDS:
         return True
-    # A word that is neither common nor known looks like a name no list holds (olazabal, eizaguirre, abdul).
-    name_like = any(w not in common and not _known(w) and len(w) >= 4 for w in words)
+    # A word that is neither common nor known looks like a name no list holds (olazabal, eizaguirre, abdul); so does a
+    # word after an initial (m. ventura).
+    name_like = any(w not in common and not _known(w) and len(w) >= 4 for w in words) or bool(_INITIAL.match(covered))
     return not name_like and not any(_known(w) for w in words) and any(w in common for w in words)
 
 
@@ -693,11 +711,31 @@ def _kinship_of_a_role(text: str, span: Span) -> bool:
     )
 
 
+def _vital_sign(covered: str) -> bool:
+    """A "code" that is a vital sign's abbreviation and its value (``T 37``, ``FR 58``, ``TA 120``)."""
+    return _VITAL_SIGN.match(covered) is not None
+
+
+def _giving_not_a_woman(text: str, span: Span) -> bool:
+    """Catalan ``dona`` after a clitic pronoun is the verb *to give* (``es dona informació``, ``li dona la Dra.``),
+    not a woman."""
+    return fold(text[span.start : span.end]) == "dona" and _CLITIC_BEFORE.search(text, 0, span.start) is not None
+
+
 def _inside_a_number(text: str, span: Span) -> bool:
     """An age that is part of a time or a decimal number (``03:12 H``, ``3.240 g``)."""
     before = text[max(0, span.start - 2) : span.start]
     after = text[span.end : span.end + 2]
     return bool(_NUMBER_BEFORE.fullmatch(before) or _NUMBER_AFTER.fullmatch(after))
+
+
+def _without_the_word_neighbourhood(text: str, span: Span) -> Span:
+    """A neighbourhood is its name, without the word that says it is one (``el barrio de Deusto`` → ``Deusto``, as
+    the styles set annotates it; ``Barrio del Pilar`` in capitals is the name)."""
+    found = _NEIGHBOURHOOD_WORD.match(text, span.start, span.end)
+    if found is None or not text[found.end() : span.end].strip():
+        return span
+    return Span(found.end(), span.end, span.label, span.score, span.source)
 
 
 def _without_a_sentence_opener(text: str, span: Span) -> Span:
@@ -723,6 +761,27 @@ def _without_a_sentence_opener(text: str, span: Span) -> Span:
     if not _known(second) or text[words[0].end() : words[1].start()].strip(" \t"):
         return span
     return Span(words[1].start(), span.end, span.label, span.score, span.source)
+
+
+def _without_a_leading_role(text: str, span: Span) -> Span:
+    """A person's span that opens with the role of a signature starts at the name (``inf ped nerea b.`` → ``nerea
+    b.``, ``matrona encarni`` → ``encarni``), as long as a word is left."""
+    start = span.start
+    while True:
+        word = _WORD.match(text, start, span.end)
+        if word is None:
+            break
+        role = _ROLE_BEFORE_A_NAME.match(text, start, span.end)
+        if role is not None:
+            following = role.end()
+        elif fold(word.group()) in _ROLE_WORDS or _SPECIALIST.fullmatch(fold(word.group())):
+            following = word.end() + len(text[word.end() : span.end]) - len(text[word.end() : span.end].lstrip(" \t"))
+        else:
+            break
+        if following <= word.end() or _WORD.search(text, following, span.end) is None:
+            break
+        start = following
+    return span if start == span.start else Span(start, span.end, span.label, span.score, span.source)
 
 
 def _opens_a_sentence(text: str, offset: int) -> bool:
@@ -814,7 +873,8 @@ def _whole_name(text: str, span: Span) -> Span:
     from anonimed.rules.gazetteers import street_types, surnames
 
     start, end = span.start, span.end
-    while (initial := _INITIAL_BEFORE.search(text, max(0, start - 4), start)) is not None:
+    initial_before = _LOWER_INITIAL_BEFORE if text[start:end].islower() else _INITIAL_BEFORE
+    while (initial := initial_before.search(text, max(0, start - 4), start)) is not None:
         start = initial.start()
     while (after := _WORD_AFTER.match(text, end)) is not None:
         word = after.group("word")
@@ -921,8 +981,10 @@ def _with_the_word_before(text: str, span: Span) -> Span:
 
 def _initialled_person(text: str, span: Span) -> Span:
     """A "town" written right after an initial is a person's surname, as a report signs it (``R. Morales``): no town
-    is written so, but for ``S.``, *San* (``S. Sebastián``)."""
-    initial = _INITIAL_NOT_SAN_BEFORE.search(text, max(0, span.start - 4), span.start)
+    is written so, but for ``S.``, *San* (``S. Sebastián``); in a note in lower case, ``p. hidalgo``."""
+    lower_case = text[span.start : span.end].islower()
+    initial_before = _LOWER_INITIAL_NOT_SAN_BEFORE if lower_case else _INITIAL_NOT_SAN_BEFORE
+    initial = initial_before.search(text, max(0, span.start - 4), span.start)
     if initial is None or not text[span.start].isalpha():
         return span
     before = text[: initial.start()].rstrip(" \t")
@@ -979,6 +1041,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label == "PROFESION", lambda text, span: _occupation_end(text, _occupation_complement(text, span))),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES - {STREET}, _before_a_glued_comma),
+    (lambda label: label == "TERRITORIO", _without_the_word_neighbourhood),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
     # Places and centres only: Domingo is a surname (sálamo domingo).
     (lambda label: label in PLACE_TYPES | _CENTRE_TYPES, _without_a_weekday_at_the_end),
@@ -987,6 +1050,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in CODE_TYPES, _before_a_word),
     (lambda label: label in PERSON_TYPES, _name_part),
     (lambda label: label in PERSON_TYPES, _without_a_sentence_opener),
+    (lambda label: label in PERSON_TYPES, _without_a_leading_role),
     (lambda label: label in PERSON_TYPES, _whole_name),
     (lambda label: label == "FECHAS", _weekday_before),
     (lambda label: label == "FAMILIARES_SUJETO_ASISTENCIA", _relative_end),
@@ -1018,6 +1082,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (names_or_places and _function_words_only(covered))
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
         or (label in PHONE_TYPES and sum(c.isdigit() for c in covered) < _FEWEST_PHONE_DIGITS)
+        or (label in CODE_TYPES and _vital_sign(covered))
+        or (label in ("SEXO_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA") and _giving_not_a_woman(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         or (names_or_places and _job_title(covered))
         or (label in PLACE_TYPES and _language(covered))

