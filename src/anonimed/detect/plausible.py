@@ -267,7 +267,9 @@ _WORD_BEFORE = {
     "TERRITORIO": re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)$"),
 }
 # The lower-case words before a neighbourhood's name (el barrio de, barri del).
-_NEIGHBOURHOOD_WORD = re.compile(r"(?:(?:en|a)[ \t]+)?(?:(?:el|al|del)[ \t]+)?(?:barrio|barri)[ \t]+(?:de(?:l|[ \t]+l[ao]s?)?[ \t]+|d['’])?")
+_NEIGHBOURHOOD_WORD = re.compile(
+    r"(?:(?:en|a)[ \t]+)?(?:(?:el|al|del)[ \t]+)?(?:barrio|barri)[ \t]+(?:de(?:l|[ \t]+l[ao]s?)?[ \t]+|d['’])?"
+)
 # A vital sign's abbreviation before its value: temperature, respiratory and heart rate, blood pressure, saturation.
 _VITAL_SIGN = re.compile(r"(?i)(?:t|tª|fr|fc|ta|tas|tad|sat|sato2|spo2|eva|gcs)[ \t:]*\d")
 # A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
