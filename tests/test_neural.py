@@ -250,6 +250,7 @@ def test_train_neural_writes_a_model_folder(tmp_path):
     assert len(result["epochs"]) == 2 and manifest["training_data"]["train_documents"] == 8
     assert {p.name for p in (tmp_path / "model").iterdir()} == {
         "model.json",
+        "char_encoder.onnx",
         "tagger.onnx",
         "transitions.npy",
         "boundaries.npy",

@@ -7,6 +7,7 @@ Fast and self-contained: two tiny character LMs trained a few steps and invented
 from __future__ import annotations
 
 import json
+import runpy
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,13 @@ from anonimed.detect.neural.encoding import CharLmFeatures, TokenEncoder, docume
 from anonimed.detect.neural.inference import CHAR_LM_FOLDERS
 from anonimed.detect.neural.network import Crf, Tagger
 from anonimed.detect.neural.tagset import allowed_moves, bioes_tags
-from anonimed.detect.neural.training import char_lm_files, predict_with_torch, torch_emissions, write_model
+from anonimed.detect.neural.training import (
+    char_lm_files,
+    export_onnx,
+    predict_with_torch,
+    torch_emissions,
+    write_model,
+)
 from anonimed.document import Document, Span
 from anonimed.embeddings import WordEmbeddings
 
@@ -133,13 +140,32 @@ def test_onnx_emissions_and_spans_equal_torch(random_model):
     total = 0
     for note in notes:
         sentences = document_sentences(note)
-        encoded = detector.encoder.encode_note(note.text, sentences)
-        batch = encoded.batch(np.arange(len(sentences)))
-        np.testing.assert_allclose(detector.emissions(batch), torch_emissions(tagger)(batch), atol=1e-4)
+        whole = detector.encoder.encode_note(note.text, sentences).batch(np.arange(len(sentences)))
+        cut = detector.encoder.encode_note(note.text, sentences, detector.char_features)
+        batch = cut.batch(np.arange(len(sentences)))
+        # Real positions only: at a padded one, the cut network reads zeros where the whole one encodes no characters.
+        real = np.arange(batch.word_vectors.shape[1])[None, :] < batch.lengths[:, None]
+        np.testing.assert_allclose(detector.emissions(batch)[real], torch_emissions(tagger)(whole)[real], atol=1e-4)
         spans, from_torch = detector.detect(note), predict_with_torch(tagger, crf, encoder, TAGS, [note])[note.id]
         assert [s.key for s in spans] == [s.key for s in from_torch]
         total += len(spans)
     assert total > 0, "the sharpened random model should tag something"
+
+
+def test_a_folder_written_before_the_network_was_cut_is_refused_then_cut_by_the_script(random_model, tmp_path, capsys):
+    folder, tagger, _, encoder, notes = random_model
+    old = tmp_path / "old"
+    shutil.copytree(folder, old)
+    example = encoder.encode_note(notes[0].text, document_sentences(notes[0])).batch([0])
+    (old / "tagger.onnx").write_bytes(export_onnx(tagger, example))  # the whole network, as folders held it
+    (old / "char_encoder.onnx").unlink()
+    with pytest.raises(ValueError, match="split_neural_onnx.py"):
+        load_neural(old)
+    split = runpy.run_path(str(Path(__file__).resolve().parents[1] / "scripts" / "split_neural_onnx.py"))["main"]
+    assert split([str(old)]) == 0 and split([str(old)]) == 0
+    assert "cut already" in capsys.readouterr().out
+    for note in notes:
+        assert [s.key for s in load_neural(old).detect(note)] == [s.key for s in load_neural(folder).detect(note)]
 
 
 def test_padding_and_batching_never_change_a_sentence(random_model):
@@ -210,7 +236,7 @@ def test_without_char_lms_model_json_keeps_its_keys(tmp_path):
     assert set(manifest) == MANIFEST_KEYS and set(manifest["config"]) == CONFIG_KEYS
     assert NeuralConfig.from_dict(manifest["config"]) == TINY
     assert sorted(p.name for p in (tmp_path / "model").iterdir()) == [
-        "boundaries.npy", "embeddings.npz", "model.json", "tagger.onnx", "transitions.npy",
+        "boundaries.npy", "char_encoder.onnx", "embeddings.npz", "model.json", "tagger.onnx", "transitions.npy",
     ]  # fmt: skip
 
 

@@ -172,8 +172,12 @@ _INITIAL = re.compile(r"[^\W\d_]\.[ \t]?[^\W\d_]")
 # An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.); in lower case before a name
 # in lower case (dra p. hidalgo).
 _INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?$")
-_LOWER_INITIAL_BEFORE = re.compile(r"(?<![\w.])[a-ce-z]\.[ \t]?$")
-_LOWER_INITIAL_NOT_SAN_BEFORE = re.compile(r"(?<![\w.])[a-ce-rt-z]\.[ \t]?$")
+# In lower case, a letter and a full stop are as often a door or a number (3º a., n. 12): an initial after a title or
+# a role only (dra p. hidalgo, inf m. ventura).
+_TITLED_LOWER_INITIAL_BEFORE = re.compile(
+    r"(?<!\w)(?:dr|dra|inf|enf|psicologa|psicologo|psicòloga|psicòleg|matrona|llevadora|ts)\.?[ \t]+"
+    r"(?P<initial>[a-ce-rt-z]\.)[ \t]?\Z"
+)
 _INITIAL_NOT_SAN_BEFORE = re.compile(r"(?<![\w.])[A-CE-RT-Z]\.[ \t]?$")
 # The next word on the line.
 _WORD_AFTER = re.compile(r"[ \t]{1,2}(?P<word>[^\W\d_]+)(?![\w.'’-])")
@@ -875,8 +879,10 @@ def _whole_name(text: str, span: Span) -> Span:
     from anonimed.rules.gazetteers import street_types, surnames
 
     start, end = span.start, span.end
-    initial_before = _LOWER_INITIAL_BEFORE if text[start:end].islower() else _INITIAL_BEFORE
-    while (initial := initial_before.search(text, max(0, start - 4), start)) is not None:
+    if text[start:end].islower():
+        titled = _TITLED_LOWER_INITIAL_BEFORE.search(text, max(0, start - 16), start)
+        start = titled.start("initial") if titled is not None else start
+    while (initial := _INITIAL_BEFORE.search(text, max(0, start - 4), start)) is not None:
         start = initial.start()
     while (after := _WORD_AFTER.match(text, end)) is not None:
         word = after.group("word")
@@ -985,8 +991,8 @@ def _initialled_person(text: str, span: Span) -> Span:
     """A "town" written right after an initial is a person's surname, as a report signs it (``R. Morales``): no town
     is written so, but for ``S.``, *San* (``S. Sebastián``); in a note in lower case, ``p. hidalgo``."""
     lower_case = text[span.start : span.end].islower()
-    initial_before = _LOWER_INITIAL_NOT_SAN_BEFORE if lower_case else _INITIAL_NOT_SAN_BEFORE
-    initial = initial_before.search(text, max(0, span.start - 4), span.start)
+    initial_before, reach = (_TITLED_LOWER_INITIAL_BEFORE, 16) if lower_case else (_INITIAL_NOT_SAN_BEFORE, 4)
+    initial = initial_before.search(text, max(0, span.start - reach), span.start)
     if initial is None or not text[span.start].isalpha():
         return span
     before = text[: initial.start()].rstrip(" \t")

@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from anonimed.detect.neural.charlm_states import CharLmStates
+from anonimed.detect.neural.onnx_split import CHAR_FEATURES
 from anonimed.document import Document
 from anonimed.embeddings import WordEmbeddings
 from anonimed.text.sentences import split_sentences
 from anonimed.text.tokenize import Token, tokenize
+
+# The character encoder's output [N, F] for N token texts (see NeuralDetector's cache).
+CharFeatureFunction = Callable[[Sequence[str]], np.ndarray]
 
 PAD, UNKNOWN = 0, 1  # char ids and casing ids: 0 pads, real values start at 1 (chars: 1 is an unseen char)
 
@@ -103,19 +107,25 @@ def char_lm_features(folders: Sequence[str | Path], cached_notes: int | None) ->
 
 @dataclass
 class Batch:
-    """Padded network inputs for a batch of sentences (``lengths`` in tokens)."""
+    """Padded network inputs for a batch of sentences (``lengths`` in tokens): each token's characters for the whole
+    network (training, export), or their encoder's output for the network cut in two (inference,
+    :mod:`~anonimed.detect.neural.onnx_split`)."""
 
     word_vectors: np.ndarray  # float32 [B, T, D]
-    char_ids: np.ndarray  # int64 [B, T, C]
+    char_ids: np.ndarray | None  # int64 [B, T, C]; None when char_features are given
     casing: np.ndarray  # int64 [B, T]
     lengths: np.ndarray  # int64 [B]
     char_lm: np.ndarray | None = None  # float32 [B, T, H], zero at padded positions; models with character LMs
+    char_features: np.ndarray | None = None  # float32 [B, T, F]: the character encoder's output
 
     def inputs(self) -> dict[str, np.ndarray]:
         """The network's inputs by name, in the order of :meth:`network.Tagger.forward`'s arguments."""
+        characters = (
+            {CHAR_FEATURES: self.char_features} if self.char_features is not None else {"char_ids": self.char_ids}
+        )
         inputs = {
             "word_vectors": self.word_vectors,
-            "char_ids": self.char_ids,
+            **characters,
             "casing": self.casing,
             "lengths": self.lengths,
         }
@@ -163,10 +173,13 @@ class TokenEncoder:
         matrix[rows, columns] = ids
         return matrix
 
-    def encode_note(self, text: str, sentences: Sequence[Sequence[Token]]) -> NoteEncoding:
+    def encode_note(
+        self, text: str, sentences: Sequence[Sequence[Token]], char_features: CharFeatureFunction | None = None
+    ) -> NoteEncoding:
         """The sentences of the note ``text`` (:func:`document_sentences`) encoded once, character LM features
-        included when the model reads them."""
-        return NoteEncoding(self, sentences, self.char_lm.of_note(text) if self.char_lm else None)
+        included when the model reads them; ``char_features`` gives the character encoder's output for token texts
+        (the network cut in two), instead of their characters."""
+        return NoteEncoding(self, sentences, self.char_lm.of_note(text) if self.char_lm else None, char_features)
 
     def batch(self, sentences: Sequence[Sequence[Token]], char_lm_rows: Sequence[np.ndarray] | None = None) -> Batch:
         """The batch of ``sentences``; ``char_lm_rows`` are their character LM features (one array a sentence),
@@ -197,7 +210,11 @@ class NoteEncoding:
     :meth:`TokenEncoder.batch` of the same sentences, without encoding and looking up each small batch apart."""
 
     def __init__(
-        self, encoder: TokenEncoder, sentences: Sequence[Sequence[Token]], char_lm: np.ndarray | None = None
+        self,
+        encoder: TokenEncoder,
+        sentences: Sequence[Sequence[Token]],
+        char_lm: np.ndarray | None = None,
+        char_features: CharFeatureFunction | None = None,
     ) -> None:
         texts = [token.text for sentence in sentences for token in sentence]
         if char_lm is not None and len(char_lm) != len(texts):
@@ -206,8 +223,11 @@ class NoteEncoding:
         self.lengths = np.array([len(sentence) for sentence in sentences], dtype=np.int64)
         self.offsets = np.cumsum(self.lengths) - self.lengths  # each sentence's first token among all of them
         self.vectors = np.stack([encoder.word_vector(text) for text in texts])
-        self.chars = encoder.char_matrix(texts)
-        self.char_lengths = np.count_nonzero(self.chars, axis=1)  # real characters have ids from 1, padding 0
+        # Either the encoder's output for each token [tokens, F], or the characters it reads.
+        self.char_features = char_features(texts) if char_features is not None else None
+        if self.char_features is None:
+            self.chars = encoder.char_matrix(texts)
+            self.char_lengths = np.count_nonzero(self.chars, axis=1)  # real characters have ids from 1, padding 0
         self.casing = np.fromiter(map(casing_class, texts), np.int64, len(texts))
 
     def batch(self, indices: Sequence[int] | np.ndarray) -> Batch:
@@ -217,18 +237,22 @@ class NoteEncoding:
         positions = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         tokens = np.repeat(self.offsets[indices], lengths) + positions
         width = int(lengths.max())
-        char_width = max(int(self.char_lengths[tokens].max()), 1)
         word_vectors = np.zeros((len(lengths), width, self.vectors.shape[1]), dtype=np.float32)
         word_vectors[rows, positions] = self.vectors[tokens]
-        char_ids = np.zeros((len(lengths), width, char_width), dtype=np.int64)
-        char_ids[rows, positions] = self.chars[tokens, :char_width]
         casing = np.zeros((len(lengths), width), dtype=np.int64)
         casing[rows, positions] = self.casing[tokens]
-        if self.char_lm is None:
-            return Batch(word_vectors, char_ids, casing, lengths)
-        char_lm = np.zeros((len(lengths), width, self.char_lm.shape[1]), dtype=np.float32)
-        char_lm[rows, positions] = self.char_lm[tokens]
-        return Batch(word_vectors, char_ids, casing, lengths, char_lm)
+        char_ids = char_features = char_lm = None
+        if self.char_features is not None:
+            char_features = np.zeros((len(lengths), width, self.char_features.shape[1]), dtype=np.float32)
+            char_features[rows, positions] = self.char_features[tokens]
+        else:
+            char_width = max(int(self.char_lengths[tokens].max()), 1)
+            char_ids = np.zeros((len(lengths), width, char_width), dtype=np.int64)
+            char_ids[rows, positions] = self.chars[tokens, :char_width]
+        if self.char_lm is not None:
+            char_lm = np.zeros((len(lengths), width, self.char_lm.shape[1]), dtype=np.float32)
+            char_lm[rows, positions] = self.char_lm[tokens]
+        return Batch(word_vectors, char_ids, casing, lengths, char_lm, char_features)
 
 
 def length_batches(lengths: Sequence[int], batch_size: int) -> list[np.ndarray]:

@@ -1,8 +1,10 @@
 """The neural detector: the ONNX network run by onnxruntime, CRF decoding in numpy.  No torch on this path.
 
 A model folder holds ``model.json`` (kind ``"neural"``, config, tags, chars, training facts and dev scores),
-``tagger.onnx`` (the network up to the emission scores), ``transitions.npy`` and ``boundaries.npy`` (the CRF), and
-``embeddings.npz`` (the word vectors the model reads, float16, with the n-gram table for unseen words).  A model
+``char_encoder.onnx`` (a token's characters to its character features) and ``tagger.onnx`` (the rest of the network,
+from the token features to the emission scores: :mod:`~anonimed.detect.neural.onnx_split`), ``transitions.npy`` and
+``boundaries.npy`` (the CRF), and ``embeddings.npz`` (the word vectors the model reads, float16, with the n-gram table
+for unseen words).  A model
 trained with character language models also holds a copy of each (``charlm-forward/``, ``charlm-backward/``: their
 ``charlm.onnx`` and ``charlm.json``), named relative to the folder in ``model.json``'s ``char_lm_folders``: the
 folder is self-contained and can be moved.
@@ -11,8 +13,10 @@ folder is self-contained and can be moved.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +28,7 @@ from anonimed.detect.neural.encoding import (
     char_lm_features,
     document_sentences,
 )
+from anonimed.detect.neural.onnx_split import CHAR_ENCODER_FILE, CHAR_FEATURES
 from anonimed.document import Document, Span
 from anonimed.embeddings import WordEmbeddings
 from anonimed.text.tagging import tags_to_spans
@@ -78,6 +83,34 @@ def sentences_to_spans(
     return sorted(spans)
 
 
+class CharFeatureCache:
+    """The character encoder's output for each token text, computed once and kept: a word met in an earlier note is
+    not encoded again (most of a note's words).  Bounded: past ``limit`` texts it starts afresh.  Safe to share
+    between threads: a reader holds the dictionary it looked in, which is replaced, never emptied."""
+
+    def __init__(self, session: Any, encoder: TokenEncoder, limit: int = 200_000) -> None:
+        self.session = session
+        self.encoder = encoder
+        self.limit = limit
+        self._rows: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        """[N, F] float32: the features of each of ``texts``."""
+        known = self._rows
+        missing = list(dict.fromkeys(text for text in texts if text not in known))
+        fresh: dict[str, np.ndarray] = {}
+        if missing:
+            # One call for the note's new words: the encoder reads [1, N, C] (a batch of one "sentence").
+            computed = self.session.run([CHAR_FEATURES], {"char_ids": self.encoder.char_matrix(missing)[None]})[0]
+            fresh = dict(zip(missing, computed))
+            with self._lock:
+                if len(self._rows) + len(fresh) > self.limit:
+                    self._rows = {}
+                self._rows.update(fresh)
+        return np.stack([fresh[text] if text in fresh else known[text] for text in texts])
+
+
 class NeuralDetector:
     """A BiLSTM-CRF tagger loaded from a model folder (see the module docstring)."""
 
@@ -100,12 +133,21 @@ class NeuralDetector:
         self.encoder = TokenEncoder(
             embeddings, self.manifest["chars"], self.manifest["config"]["max_token_chars"], char_lm
         )
+        if not (model_dir / CHAR_ENCODER_FILE).is_file():
+            raise ValueError(
+                f"{model_dir}: a neural model folder written by an earlier anonimed (no {CHAR_ENCODER_FILE}); "
+                f"cut its network in two with: python scripts/split_neural_onnx.py {model_dir}"
+            )
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1  # small matrices: a second thread costs more than it gives
         options.inter_op_num_threads = 1
         self.session = onnxruntime.InferenceSession(
             str(model_dir / NETWORK_FILE), options, providers=["CPUExecutionProvider"]
         )
+        char_encoder = onnxruntime.InferenceSession(
+            str(model_dir / CHAR_ENCODER_FILE), options, providers=["CPUExecutionProvider"]
+        )
+        self.char_features = CharFeatureCache(char_encoder, self.encoder)
 
     def emissions(self, batch: Batch) -> np.ndarray:
         return self.session.run(["emissions"], batch.inputs())[0]
@@ -114,7 +156,7 @@ class NeuralDetector:
         sentences = document_sentences(document)
         if not sentences:
             return []
-        note = self.encoder.encode_note(document.text, sentences)
+        note = self.encoder.encode_note(document.text, sentences, self.char_features)
         return sentences_to_spans(sentences, note, self.emissions, self.crf, self.tags, self.name)
 
     def detect_all(self, documents: Iterable[Document]) -> dict[str, list[Span]]:

@@ -37,6 +37,7 @@ from anonimed.detect.neural.inference import (
     sentences_to_spans,
 )
 from anonimed.detect.neural.network import Crf, Tagger
+from anonimed.detect.neural.onnx_split import CHAR_ENCODER_FILE, split_network
 from anonimed.detect.neural.tagset import allowed_moves, bioes_tags
 from anonimed.document import Document, Span
 from anonimed.embeddings import WordEmbeddings, normalise
@@ -279,7 +280,9 @@ def write_model(
             write_bytes_atomic(out_dir / folder_name / file_name, content)
     if char_lms:
         manifest = {**manifest, CHAR_LM_FOLDERS: list(char_lms)}
-    write_bytes_atomic(out_dir / NETWORK_FILE, export_onnx(tagger, example))
+    char_encoder, network = split_network(export_onnx(tagger, example))
+    write_bytes_atomic(out_dir / CHAR_ENCODER_FILE, char_encoder)
+    write_bytes_atomic(out_dir / NETWORK_FILE, network)
     crf_weights(crf).save(out_dir)
     buffer = io.BytesIO()
     embeddings = encoder.embeddings
