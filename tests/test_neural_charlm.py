@@ -159,7 +159,7 @@ def test_a_folder_written_before_the_network_was_cut_is_refused_then_cut_by_the_
     example = encoder.encode_note(notes[0].text, document_sentences(notes[0])).batch([0])
     (old / "tagger.onnx").write_bytes(export_onnx(tagger, example))  # the whole network, as folders held it
     (old / "char_encoder.onnx").unlink()
-    with pytest.raises(ValueError, match="split_neural_onnx.py"):
+    with pytest.raises(ValueError, match=r"split_neural_onnx\.py"):
         load_neural(old)
     split = runpy.run_path(str(Path(__file__).resolve().parents[1] / "scripts" / "split_neural_onnx.py"))["main"]
     assert split([str(old)]) == 0 and split([str(old)]) == 0
