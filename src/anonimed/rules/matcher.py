@@ -270,15 +270,7 @@ class _Search:
 
     def matches(self) -> Iterator[RuleMatch]:
         position = 0
-        # Most tokens start no match: only the positions where a match can begin are tried, and of those only the
-        # ones with the rule's anchors (tokens it cannot do without, such as the '@' of an e-mail) in reach.
-        starts = self.index.candidates(self.compiled.starters)
-        for anchor in self.compiled.anchors:
-            if not starts:
-                break
-            reachable = self.index.reachable(anchor)
-            starts = [start for start in starts if start in reachable]
-        for start in starts:
+        for start in self._starts():
             if start < position:
                 continue
             position = start
@@ -291,6 +283,27 @@ class _Search:
             if span is not None:
                 yield RuleMatch(span[0], span[1], self.rule)
             position = end
+
+    def _starts(self) -> list[int]:
+        """Most tokens start no match: only the positions where a match can begin are tried, and of those only the
+        ones with the rule's anchors (tokens it cannot do without, such as the '@' of an e-mail) in reach.  When a
+        starter is found by no lookup (a shape, a regular expression) and anchors are, the anchors narrow the
+        positions first and the starters are tested there alone, not on every word of the note."""
+        starters, anchors = self.compiled.starters, self.compiled.anchors
+        if anchors and not all(_selective(condition) for condition in starters):
+            reachable = set(range(len(self.tokens)))
+            for anchor in anchors:
+                reachable &= self.index.reachable(anchor)
+                if not reachable:
+                    return []
+            return [start for start in sorted(reachable) if any(self.index.holds(c, start) for c in starters)]
+        starts = self.index.candidates(starters)
+        for anchor in anchors:
+            if not starts:
+                break
+            reachable = self.index.reachable(anchor)
+            starts = [start for start in starts if start in reachable]
+        return starts
 
     def _sequence(
         self, elements: Sequence[Element], k: int, i: int, consumed: Consumed, phi: bool
