@@ -277,10 +277,6 @@ _WORD_BEFORE = {
     "HOSPITAL": re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?$"),
     "TERRITORIO": re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)$"),
 }
-# The lower-case words before a neighbourhood's name (el barrio de, barri del).
-_NEIGHBOURHOOD_WORD = re.compile(
-    r"(?:(?:en|a)[ \t]+)?(?:(?:el|al|del)[ \t]+)?(?:barrio|barri)[ \t]+(?:de(?:l|[ \t]+l[ao]s?)?[ \t]+|d['’])?"
-)
 # A vital sign's abbreviation before its value: temperature, respiratory and heart rate, blood pressure, saturation.
 _VITAL_SIGN = re.compile(r"(?i)(?:t|tª|fr|fc|ta|tas|tad|sat|sato2|spo2|eva|gcs)[ \t:]*\d")
 # A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
@@ -647,7 +643,9 @@ def _without_leading_function_words(text: str, span: Span) -> Span | None:
                 return None
             break
         start = rest.end()
-    if start == span.start or text[start].islower():  # written in lower case, the article may be the name's (la coruña)
+    # Written in lower case, the article may be the name's (la coruña); not before a neighbourhood's word (en el
+    # barrio de Usera → barrio de Usera).
+    if start == span.start or (text[start].islower() and not text.startswith(("barrio ", "barri "), start)):
         return span
     return Span(start, span.end, span.label, span.score, span.source)
 
@@ -747,15 +745,6 @@ def _inside_a_number(text: str, span: Span) -> bool:
     before = text[max(0, span.start - 2) : span.start]
     after = text[span.end : span.end + 2]
     return bool(_NUMBER_BEFORE.fullmatch(before) or _NUMBER_AFTER.fullmatch(after))
-
-
-def _without_the_word_neighbourhood(text: str, span: Span) -> Span:
-    """A neighbourhood is its name, without the word that says it is one (``el barrio de Deusto`` → ``Deusto``, as
-    the styles set annotates it; ``Barrio del Pilar`` in capitals is the name)."""
-    found = _NEIGHBOURHOOD_WORD.match(text, span.start, span.end)
-    if found is None or not text[found.end() : span.end].strip():
-        return span
-    return Span(found.end(), span.end, span.label, span.score, span.source)
 
 
 def _without_a_sentence_opener(text: str, span: Span) -> Span:
@@ -1077,7 +1066,6 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label == "PROFESION", lambda text, span: _occupation_end(text, _occupation_complement(text, span))),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES - {STREET}, _before_a_glued_comma),
-    (lambda label: label == "TERRITORIO", _without_the_word_neighbourhood),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
     # Places and centres only: Domingo is a surname (sálamo domingo).
     (lambda label: label in PLACE_TYPES | _CENTRE_TYPES, _without_a_weekday_at_the_end),
