@@ -145,7 +145,7 @@ _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà]
 # A role that a signature writes before the name, abbreviated (``inf ped nerea b.``, ``R2 Gerard Pla``), with the
 # words of :data:`_ROLE_WORDS`: never the name's.
 _ROLE_BEFORE_A_NAME = re.compile(
-    r"(?i)(?:inf|enf|ped|mir|eir|fir|pir|tcae|aux|ts|fisio|gerocultora?|trabajadora?|social|r[1-5])\.?[ \t]+"
+    r"(?i)(?:inf|enf|ped|mir|eir|fir|pir|tcae|aux|ts|fisio|gerocultora?|trabajadora?|social|triaje|triatge|r[1-5])\.?[ \t]+"
 )
 # The key of an identifier, glued to it by a hyphen or a slash (``nhc-150679``).
 _GLUED_KEY = re.compile(r"(?i)(?:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]")
