@@ -685,3 +685,17 @@ def test_a_kind_of_hospital_takes_the_name_after_it() -> None:
 def test_a_centre_longer_than_any_annotated_is_prose() -> None:
     text = "de vacances a Cadaqués amb la seva parella, acudeix al consultori per picada de medusa al turmell.\n"
     assert kept(text, (0, len(text) - 2, "HOSPITAL")) == []
+
+
+def test_a_centre_with_no_head_word_and_no_name_is_a_heading() -> None:
+    text = "RESSONÀNCIA MAGNÈTICA CRANIAL AMB I SENSE CONTRAST\nHospital de Gregorio Marañón\nVall d'Hebron\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("RESSONÀNCIA MAGNÈTICA CRANIAL AMB I SENSE CONTRAST", "HOSPITAL"),
+            ("Gregorio Marañón", "HOSPITAL"),
+            ("Vall d'Hebron", "HOSPITAL"),
+        ),
+    )
+    assert found == ["Gregorio Marañón", "Vall d'Hebron"]

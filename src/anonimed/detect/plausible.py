@@ -955,6 +955,20 @@ def _unless_prose(text: str, span: Span) -> Span | None:
     return None if _prose_centre(text[span.start : span.end]) else span
 
 
+def _headless_centre(covered: str) -> bool:
+    """A "hospital" or "health centre" of three words or more with no head word of a centre and no word that names
+    someone or somewhere (a heading: ``RESSONÀNCIA MAGNÈTICA CRANIAL AMB I SENSE CONTRAST``, ``HOJA DE TRIAJE -
+    URGENCIAS PEDIÁTRICAS``); the centres named without their head word name someone or somewhere (``Gregorio
+    Marañón``, ``Vall d'Hebron``).  Of the gold centres of MEDDOCAN train and dev and the styles sets, one (a typo,
+    ``Hopital``) had neither before ``hopital`` joined the heads."""
+    words = _own_words(covered)
+    return (
+        len(words) >= _SENTENCE_WORDS
+        and not any(fold(w) in _CENTRE_HEADS for w in words)
+        and not any(_known(w) for w in words)
+    )
+
+
 def _prose_centre(covered: str) -> bool:
     """A "centre" of three lower-case words or more and no head word of a centre: a run of prose (``Refereix menys
     dispnea. Es retira l'oxigen``, ``artroplàstia total de genoll dret``); centres without their head word are names
@@ -1046,7 +1060,7 @@ _CENTRE_HEADS = _CENTRE_ABBREVIATIONS | frozenset(
     "hospital hospitalario hospitalari clinica clinic policlinica sanatorio complejo complexo centro centre salud salut"
     " institut instituto fundacion fundacio consorci parc corporacio residencia universidad universitat ambulatorio"
     " consultorio consultori mutua ajuntament ayuntamiento colegio escola escuela ies ceip asociacion associacio"
-    " sociedad societat servicio servei unidad unitat".split()
+    " sociedad societat servicio servei unidad unitat ospitale ospitalea osasun zentroa hopital materno".split()
 )
 _FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS
 # The changes to a span's bounds, in order: (whether it applies to a label, the change).
@@ -1113,7 +1127,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label in PLACE_TYPES and _language(covered))
         or (label == "TERRITORIO" and _extension(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
-        or (label in ("HOSPITAL", "CENTRO_SALUD") and _generic_centre(label, covered))
+        or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and _hour(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         or (label == "PROFESION" and _not_an_occupation(covered))
