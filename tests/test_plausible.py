@@ -699,3 +699,19 @@ def test_a_centre_with_no_head_word_and_no_name_is_a_heading() -> None:
         ),
     )
     assert found == ["Gregorio Marañón", "Vall d'Hebron"]
+
+
+def test_a_line_in_capitals_of_words_no_list_knows_is_a_name_not_a_heading() -> None:
+    text = (
+        "SOLICITUD DE INTERCONSULTA\nPACIENTE\nBABAJIDE OLUWASEUN ADEYEMI\nNUHSA\nAN0318822790\nExploració: ECOG 1.\n"
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("SOLICITUD DE INTERCONSULTA", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("BABAJIDE OLUWASEUN ADEYEMI", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("ECOG 1", "ID_CONTACTO_ASISTENCIAL"),
+        ),
+    )
+    assert found == ["BABAJIDE OLUWASEUN ADEYEMI"]

@@ -277,8 +277,9 @@ _WORD_BEFORE = {
     "HOSPITAL": re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?$"),
     "TERRITORIO": re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)$"),
 }
-# A vital sign's abbreviation before its value: temperature, respiratory and heart rate, blood pressure, saturation.
-_VITAL_SIGN = re.compile(r"(?i)(?:t|tª|fr|fc|ta|tas|tad|sat|sato2|spo2|eva|gcs)[ \t:]*\d")
+# A vital sign's or a scale's abbreviation before its value: temperature, respiratory and heart rate, blood pressure,
+# saturation, pain, coma and performance scales (ECOG 1, NYHA 2).
+_VITAL_SIGN = re.compile(r"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|sat|sato2|spo2|eva|gcs|ecog|nyha|asa)[ \t:]*\d")
 # A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
 _CLITIC_BEFORE = re.compile(r"(?i)(?<!\w)(?:es|se|li|els|ens|us|et|em|s['’])[ \t]*$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
@@ -401,14 +402,20 @@ def _line_around(text: str, span: Span) -> tuple[int, int]:
 
 
 def _heading(text: str, span: Span) -> bool:
-    """A line in capitals that the span fills (its colon aside) and none of whose words names anyone or anywhere
-    that a list knows: ``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``."""
+    """A line in capitals that the span fills (its colon aside), none of whose words names anyone or anywhere that a
+    list knows, and half of whose words at least are common words: ``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``
+    (not a name no list knows, alone under its key: ``BABAJIDE OLUWASEUN ADEYEMI``)."""
+    from anonimed.rules.gazetteers import CommonWords
+
     line_start, line_end = _line_around(text, span)
     line = text[line_start:line_end].strip().rstrip(":").strip()
     covered = text[span.start : span.end]
     words = _own_words(covered)
     # Not "covered + '.'": a value in capitals under its key ends in one (NOMBRE / NOM:\nERNESTINA.).
-    return line == covered and covered.isupper() and bool(words) and not any(_known(w) for w in words)
+    if line != covered or not covered.isupper() or not words or any(_known(w) for w in words):
+        return False
+    common = CommonWords()
+    return 2 * sum(fold(w) in common for w in words) >= len(words)
 
 
 def _words_of_a_heading(text: str, span: Span) -> bool:
