@@ -120,9 +120,12 @@ class Batch:
 
     def inputs(self) -> dict[str, np.ndarray]:
         """The network's inputs by name, in the order of :meth:`network.Tagger.forward`'s arguments."""
-        characters = (
-            {CHAR_FEATURES: self.char_features} if self.char_features is not None else {"char_ids": self.char_ids}
-        )
+        if self.char_features is not None:
+            characters = {CHAR_FEATURES: self.char_features}
+        elif self.char_ids is not None:
+            characters = {"char_ids": self.char_ids}
+        else:
+            raise ValueError("a batch holds either its tokens' characters or their character features")
         inputs = {
             "word_vectors": self.word_vectors,
             **characters,
