@@ -765,8 +765,7 @@ def _without_a_sentence_opener(text: str, span: Span) -> Span:
     before = text[: span.start].rstrip()
     if len(words) < 2 or words[0].start() != span.start or before[-1:] not in (".", "!", "?"):
         return span
-    word_before = _WORD.findall(before[-12:])
-    if word_before and (fold(word_before[-1]) in _TITLE_WORDS or len(word_before[-1]) == 1):
+    if _a_title_or_initial_ends(before):
         return span
     # And in a sentence that goes on in lower case: a name alone on its line is a value (Dana Paola.).
     if re.match(r"[ \t]+[a-zà-ÿ]", text[span.end :]) is None:
@@ -800,13 +799,17 @@ def _without_a_leading_role(text: str, span: Span) -> Span:
     return span if start == span.start else Span(start, span.end, span.label, span.score, span.source)
 
 
+def _a_title_or_initial_ends(before: str) -> bool:
+    """Whether the text ``before`` a span ends with a title or an initial (its full stop ends no sentence: Dr.
+    Ferreiro de Oncología, J. Roig)."""
+    word_before = _WORD.findall(before[-12:])
+    return bool(word_before) and (fold(word_before[-1]) in _TITLE_WORDS or len(word_before[-1]) == 1)
+
+
 def _opens_a_sentence(text: str, offset: int) -> bool:
     before = text[:offset].rstrip(" \t")
-    if before.endswith("."):
-        # The full stop of a title or an initial (Dr. Ferreiro de Oncología, J. Roig) ends no sentence.
-        word_before = _WORD.findall(before[-12:])
-        if word_before and (fold(word_before[-1]) in _TITLE_WORDS or len(word_before[-1]) == 1):
-            return False
+    if before.endswith(".") and _a_title_or_initial_ends(before):
+        return False
     return not before or before[-1] in "\n\r.!?:;"
 
 

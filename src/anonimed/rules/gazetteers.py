@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -99,15 +99,16 @@ def _foreign_names(lists: tuple[str, ...]) -> frozenset[str]:
             entries = vars(provider).get(name, ())  # some lists are properties of the locale, not lists
             if isinstance(entries, (list, tuple, dict, set, frozenset)):
                 words.update(word for word in _folded_words(entries) if _LATIN_NAME.fullmatch(word))
-    return frozenset(words - _common_among(words))
+    return frozenset(words - _frequent_among(words, COMMON_ZIPF))
 
 
-def _common_among(words: set[str]) -> set[str]:
-    """The words of ``words`` that :func:`_common` counts common, read from wordfreq's frequency tables at once (the
-    same answer for these plain lower-case words, in a fraction of the time of a call per word)."""
+def _frequent_among(words: Iterable[str], zipf: float) -> set[str]:
+    """The words of ``words`` whose Zipf frequency in Spanish or Catalan is ``zipf`` or more, read from wordfreq's
+    frequency tables at once (with ``COMMON_ZIPF``, the words :func:`_common` counts common: the same answer for these
+    plain lower-case words, in a fraction of the time of a call per word)."""
     from wordfreq import get_frequency_dict
 
-    least = 10 ** (COMMON_ZIPF - 9)  # a Zipf value is log10 of the frequency per billion words
+    least = 10 ** (zipf - 9)  # a Zipf value is log10 of the frequency per billion words
     tables = [get_frequency_dict(language) for language in ("es", "ca")]
     return {word for word in words if any(table.get(word, 0.0) >= least for table in tables)}
 
@@ -221,11 +222,7 @@ CITY_AS_WORD_ZIPF = 4.5
 
 
 def _distinctive_among(words: frozenset[str]) -> frozenset[str]:
-    from wordfreq import get_frequency_dict
-
-    least = 10 ** (CITY_AS_WORD_ZIPF - 9)
-    tables = [get_frequency_dict(language) for language in ("es", "ca")]
-    return frozenset(word for word in words if all(table.get(word, 0.0) < least for table in tables))
+    return words - _frequent_among(words, CITY_AS_WORD_ZIPF)
 
 
 @cache
