@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import filecmp
+import multiprocessing
+import threading
 from pathlib import Path
 
 import pytest
 
 from anonimed.cli import main
 from anonimed.document import Document
-from anonimed.parallel import DetectorSpec, ParallelDetector, available_cores
+from anonimed.parallel import DetectorSpec, ParallelDetector, ReadAhead, available_cores, start_method
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -86,3 +88,40 @@ def test_a_worker_that_cannot_load_its_model_fails_each_note_instead_of_hanging(
 
 def test_jobs_default_to_the_cores() -> None:
     assert available_cores() >= 1
+
+
+def test_workers_fork_only_from_a_process_with_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as patched:
+        patched.setattr(threading, "active_count", lambda: 1)  # as in the CLI (pytest's own threads aside)
+        assert start_method() == ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert start_method() == "spawn"  # a forked child would inherit the locks the other thread holds
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_notes_read_ahead_come_back_in_order_over_many_batches(tmp_path: Path) -> None:
+    texts = [f"Paciente: Ana Pérez García. NHC {1000 + i}. Telf: 6{i:08d}." for i in range(9)]
+    with ParallelDetector(DetectorSpec("fast"), 2) as parallel:
+        expected = [spans for spans in parallel.detect_all([Document(str(i), t) for i, t in enumerate(texts)])]
+
+        def read(index: int) -> Document:
+            if index == 4:
+                raise OSError("note 4 cannot be read")
+            return Document(str(index), texts[index])
+
+        ahead = ReadAhead(parallel, list(range(9)), read)
+        ahead.batch = 2  # five batches, two of them in flight at a time
+        for index in range(9):
+            if index == 4:
+                with pytest.raises(OSError, match="note 4"):
+                    ahead.take(index)
+                continue
+            document, spans = ahead.take(index)
+            assert document.id == str(index)
+            assert spans == expected[index]
+            assert any(document.text[s.start : s.end] == f"6{index:08d}" for s in spans)
