@@ -49,6 +49,19 @@ llorenc ferran genís genis sergi isidre jaume josep pep xisco tomeu toni miquel
 garazi ainhoa nerea leire amaia uxue itziar maialen irati ane edurne arantxa arantza idoia izaskun miren nekane
 iker aitor unai xabier iñaki inaki asier gorka mikel koldo ibai eneko jon ander urko julen oier
 xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
+queralt montserrat
+""".split()
+
+# Given names frequent among Spain's residents born abroad that no provider of _FOREIGN_LOCALES has in Latin letters
+# (Ukraine, Senegal, Pakistan, Bangladesh) or that _foreign_names() leaves out as common words of the news (Ahmed,
+# Hassan, Omar): a patient's name in a telegraphic note is often the only clue.
+_IMMIGRANT_GIVEN_NAMES = """
+mohamed mohammed muhammad mohamad ahmed ahmad hassan hussein said omar ali karim rachid abdel abdelkader abdellah
+khalid hamid driss mustapha mustafa youssef yousef aicha naima imane fatiha khadija zineb hanane
+mamadou ousmane aminata fatou awa ibrahima cheikh modou lamine moussa abdoulaye mariama binta adama
+oksana iryna tetiana yuliia yulia dmytro oleksandr serhii mykola olha halyna svitlana nataliya bohdan taras
+nasreen nusrat rafiqul tariq shahid asif imran arshad zahid waqas bilal
+wei hao mei jing xin ling
 """.split()
 
 
@@ -66,13 +79,13 @@ _LATIN_NAME = re.compile(r"[a-z]{3,}")
 
 @cache
 def given_names() -> frozenset[str]:
-    """Given names of Faker's Spanish and Catalan person providers and :data:`_REGIONAL_GIVEN_NAMES`, and the foreign
-    ones of :func:`_foreign_names`, each word folded."""
+    """Given names of Faker's Spanish and Catalan person providers, :data:`_REGIONAL_GIVEN_NAMES` and
+    :data:`_IMMIGRANT_GIVEN_NAMES`, and the foreign ones of :func:`_foreign_names`, each word folded."""
     from faker.providers.person.es_CA import Provider as Catalan
     from faker.providers.person.es_ES import Provider as Spanish
 
     names = [*Spanish.first_names_male, *Spanish.first_names_female, *Catalan.first_names_male]
-    names += [*Catalan.first_names_female, *_REGIONAL_GIVEN_NAMES]
+    names += [*Catalan.first_names_female, *_REGIONAL_GIVEN_NAMES, *_IMMIGRANT_GIVEN_NAMES]
     return _folded_words(names) | snapshot_list("foreign_given_names")
 
 
