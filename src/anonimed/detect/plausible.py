@@ -279,7 +279,25 @@ _WORD_BEFORE = {
 }
 # A vital sign's or a scale's abbreviation before its value: temperature, respiratory and heart rate, blood pressure,
 # saturation, pain, coma and performance scales (ECOG 1, NYHA 2).
-_VITAL_SIGN = re.compile(r"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|sat|sato2|spo2|eva|gcs|ecog|nyha|asa)[ \t:]*\d")
+_VITAL_SIGN = re.compile(
+    r"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c)[ \t:]*\d"
+)
+# The head of a clinical eponym, a scale or a criterion, then de: the capitalised word after it names a person or a
+# place only as an eponym (fractura de Colles, criterios de Seattle, criteris de Lugano, tipus II de Bigliani).
+_EPONYM_BEFORE = re.compile(
+    r"(?i)\b(?:escala|[íi]ndice|[íi]ndex|test|s[íi]ndrome|enfermedad|malaltia|signo|signe|maniobra|maniobra|criterios?"
+    r"|criteris?|clasificaci[óo]n|classificaci[óo]|estadio|grado|grau|fractura|tipo|tipus|biometr[íi]a|regla|f[óo]rmula"
+    r"|reflejo|reflex)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?(?:de|d['’])[ \t]*$"
+)
+# A weekday in a schedule, not a date: de lunes a viernes, lunes, miércoles y viernes, els dijous, dl-dc-dv.
+_WEEKDAY_WORDS = (
+    r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bados?|domingos?|dilluns|dimarts|dimecres|dijous|divendres"
+    r"|dissabtes?|diumenges?)"
+)
+_SCHEDULE_BEFORE = re.compile(
+    rf"(?i)(?:\bde[ \t]+|\b{_WEEKDAY_WORDS}[ \t]*(?:,|y|i|-|a)[ \t]*|\b(?:els|dels|los|cada)[ \t]+)$"
+)
+_SCHEDULE_AFTER = re.compile(rf"(?i)^[ \t]*(?:,|y|i|-|a)[ \t]*{_WEEKDAY_WORDS}\b")
 # A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
 _CLITIC_BEFORE = re.compile(r"(?i)(?<!\w)(?:es|se|li|els|ens|us|et|em|s['’])[ \t]*$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
@@ -741,6 +759,48 @@ def _vital_sign(covered: str) -> bool:
     return _VITAL_SIGN.match(covered) is not None
 
 
+def _after_an_eponym_head(text: str, span: Span) -> bool:
+    """A capitalised name right after an eponym's or a criterion's head and de (``fractura de Colles``, ``criterios de
+    Seattle``): the name of a sign, a scale or a fracture, not of a person or a place."""
+    return _EPONYM_BEFORE.search(text, max(0, span.start - 60), span.start) is not None
+
+
+def _brand_in_brackets(text: str, span: Span) -> bool:
+    """A capitalised word that no list knows, alone in brackets (``Edoxabán (Lixiana)``, ``IGRA (QuantiFERON)``,
+    ``Biometría (Hadlock)``): a brand or an author, not a place (``(Béjar)`` and ``(Senegal)`` are known)."""
+    covered = text[span.start : span.end]
+    return (
+        text[span.start - 1 : span.start] == "("
+        and text[span.end : span.end + 1] == ")"
+        and len(_WORD.findall(covered)) == 1
+        and covered[:1].isupper()
+        and not _known(covered)
+    )
+
+
+def _weekday_of_a_schedule(text: str, span: Span) -> bool:
+    """A weekday that belongs to a schedule, not a date: ``de lunes a viernes``, ``lunes, miércoles y viernes``,
+    ``el grup dels dijous``."""
+    words = [fold(w) for w in _WORD.findall(text[span.start : span.end])]
+    if not words or not all(w in _WEEKDAYS or w in ("y", "i") for w in words):
+        return False
+    before = text[max(0, span.start - 30) : span.start]
+    return _SCHEDULE_BEFORE.search(before) is not None or _SCHEDULE_AFTER.match(text, span.end) is not None
+
+
+def _unit_hospital(covered: str) -> bool:
+    """A hospital's day unit named by what it treats (``Hospital de Día Geriátrico``, ``Hospital de Dia de
+    Trasplantament Hepàtic``): a department, unless a word of its name is no common word (a proper name)."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    words = [w for w in _own_words(covered)]
+    folded = [fold(w) for w in words]
+    if folded[:2] != ["hospital", "dia"]:
+        return False
+    common = CommonWords()
+    return all(w.lower() in common for w in words[2:])
+
+
 def _giving_not_a_woman(text: str, span: Span) -> bool:
     """Catalan ``dona`` after a clitic pronoun is the verb *to give* (``es dona informació``, ``li dona la Dra.``),
     not a woman."""
@@ -1138,7 +1198,10 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "TERRITORIO" and _extension(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
-        or (label == "HOSPITAL" and _hour(text, span))
+        or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))
+        or (label == STREET and _vital_sign(covered))
+        or (names_or_places and (_after_an_eponym_head(text, span) or _brand_in_brackets(text, span)))
+        or (label == "FECHAS" and _weekday_of_a_schedule(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         or (label == "PROFESION" and _not_an_occupation(covered))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
