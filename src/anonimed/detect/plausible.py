@@ -289,15 +289,6 @@ _EPONYM_BEFORE = re.compile(
     r"|criteris?|clasificaci[óo]n|classificaci[óo]|estadio|grado|grau|fractura|tipo|tipus|biometr[íi]a|regla|f[óo]rmula"
     r"|reflejo|reflex)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?(?:de|d['’])[ \t]*$"
 )
-# A weekday in a schedule, not a date: de lunes a viernes, lunes, miércoles y viernes, els dijous, dl-dc-dv.
-_WEEKDAY_WORDS = (
-    r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bados?|domingos?|dilluns|dimarts|dimecres|dijous|divendres"
-    r"|dissabtes?|diumenges?)"
-)
-_SCHEDULE_BEFORE = re.compile(
-    rf"(?i)(?:\bde[ \t]+|\b{_WEEKDAY_WORDS}[ \t]*(?:,|y|i|-|a)[ \t]*|\b(?:els|dels|los|cada)[ \t]+)$"
-)
-_SCHEDULE_AFTER = re.compile(rf"(?i)^[ \t]*(?:,|y|i|-|a)[ \t]*{_WEEKDAY_WORDS}\b")
 # A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
 _CLITIC_BEFORE = re.compile(r"(?i)(?<!\w)(?:es|se|li|els|ens|us|et|em|s['’])[ \t]*$")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
@@ -766,39 +757,26 @@ def _after_an_eponym_head(text: str, span: Span) -> bool:
 
 
 def _brand_in_brackets(text: str, span: Span) -> bool:
-    """A capitalised word that no list knows, alone in brackets (``Edoxabán (Lixiana)``, ``IGRA (QuantiFERON)``,
-    ``Biometría (Hadlock)``): a brand or an author, not a place (``(Béjar)`` and ``(Senegal)`` are known)."""
+    """A capitalised word that no list knows, alone in brackets after a word that names no place (``Edoxabán
+    (Lixiana)``, ``IGRA (QuantiFERON)``, ``Biometría (Hadlock)``): a brand or an author; ``(Béjar)`` is known, and
+    ``Vic (Osona)`` follows a town."""
     covered = text[span.start : span.end]
+    before = _WORD.findall(text[max(0, span.start - 40) : span.start])
     return (
         text[span.start - 1 : span.start] == "("
         and text[span.end : span.end + 1] == ")"
         and len(_WORD.findall(covered)) == 1
         and covered[:1].isupper()
         and not _known(covered)
+        and not (before and _known(before[-1]))
     )
-
-
-def _weekday_of_a_schedule(text: str, span: Span) -> bool:
-    """A weekday that belongs to a schedule, not a date: ``de lunes a viernes``, ``lunes, miércoles y viernes``,
-    ``el grup dels dijous``."""
-    words = [fold(w) for w in _WORD.findall(text[span.start : span.end])]
-    if not words or not all(w in _WEEKDAYS or w in ("y", "i") for w in words):
-        return False
-    before = text[max(0, span.start - 30) : span.start]
-    return _SCHEDULE_BEFORE.search(before) is not None or _SCHEDULE_AFTER.match(text, span.end) is not None
 
 
 def _unit_hospital(covered: str) -> bool:
     """A hospital's day unit named by what it treats (``Hospital de Día Geriátrico``, ``Hospital de Dia de
-    Trasplantament Hepàtic``): a department, unless a word of its name is no common word (a proper name)."""
-    from anonimed.rules.gazetteers import CommonWords
-
-    words = [w for w in _own_words(covered)]
-    folded = [fold(w) for w in words]
-    if folded[:2] != ["hospital", "dia"]:
-        return False
-    common = CommonWords()
-    return all(w.lower() in common for w in words[2:])
+    Trasplantament Hepàtic``): a department, unless a list knows a word of its name (``Hospital de Día de Getafe``)."""
+    words = _own_words(covered)
+    return [fold(w) for w in words[:2]] == ["hospital", "dia"] and not any(_known(w) for w in words[2:])
 
 
 def _giving_not_a_woman(text: str, span: Span) -> bool:
@@ -1200,8 +1178,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))
         or (label == STREET and _vital_sign(covered))
-        or (names_or_places and (_after_an_eponym_head(text, span) or _brand_in_brackets(text, span)))
-        or (label == "FECHAS" and _weekday_of_a_schedule(text, span))
+        or (names_or_places and _after_an_eponym_head(text, span))
+        or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         or (label == "PROFESION" and _not_an_occupation(covered))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
