@@ -50,6 +50,7 @@ garazi ainhoa nerea leire amaia uxue itziar maialen irati ane edurne arantxa ara
 iker aitor unai xabier iñaki inaki asier gorka mikel koldo ibai eneko jon ander urko julen oier
 xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
 queralt montserrat
+inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina manoli maribel marisa
 """.split()
 
 # Given names frequent among Spain's residents born abroad that no provider of _FOREIGN_LOCALES has in Latin letters
