@@ -291,12 +291,18 @@ class _Search:
         positions first and the starters are tested there alone, not on every word of the note."""
         starters, anchors = self.compiled.starters, self.compiled.anchors
         if anchors and not all(_selective(condition) for condition in starters):
-            reachable = set(range(len(self.tokens)))
+            reachable: set[int] | None = None
             for anchor in anchors:
-                reachable &= self.index.reachable(anchor)
+                starts = self.index.reachable(anchor)
+                reachable = starts if reachable is None else reachable & starts
                 if not reachable:
                     return []
-            return [start for start in sorted(reachable) if any(self.index.holds(c, start) for c in starters)]
+            assert reachable is not None
+            return [
+                start
+                for start in sorted(reachable)
+                if 0 <= start < len(self.tokens) and any(self.index.holds(c, start) for c in starters)
+            ]
         starts = self.index.candidates(starters)
         for anchor in anchors:
             if not starts:
