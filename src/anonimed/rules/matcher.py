@@ -293,8 +293,8 @@ class _Search:
         if anchors and not all(_selective(condition) for condition in starters):
             reachable: set[int] | None = None
             for anchor in anchors:
-                starts = self.index.reachable(anchor)
-                reachable = starts if reachable is None else reachable & starts
+                positions = self.index.reachable(anchor)
+                reachable = positions if reachable is None else reachable & positions
                 if not reachable:
                     return []
             assert reachable is not None
