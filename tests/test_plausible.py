@@ -717,31 +717,26 @@ def test_a_line_in_capitals_of_words_no_list_knows_is_a_name_not_a_heading() -> 
     assert found == ["BABAJIDE OLUWASEUN ADEYEMI"]
 
 
-def at(text: str, covered: str, label: str) -> tuple[int, int, str]:
-    start = text.index(covered)
-    return (start, start + len(covered), label)
-
-
 def test_an_eponym_after_its_head_is_no_place_or_person() -> None:
     text = "Rx canell: fractura de Colles. Cumple criterios de Seattle. Vive en Colles de Arriba."
-    assert kept(text, at(text, "Colles", "TERRITORIO"), at(text, "Seattle", "TERRITORIO")) == []
-    assert kept(text, at(text, "Colles de Arriba", "TERRITORIO")) == ["Colles de Arriba"]
+    assert kept(text, *spans_of(text, ("Colles", "TERRITORIO"), ("Seattle", "TERRITORIO"))) == []
+    assert kept(text, *spans_of(text, ("Colles de Arriba", "TERRITORIO"))) == ["Colles de Arriba"]
 
 
 def test_a_brand_alone_in_brackets_is_no_place_but_a_known_town_is() -> None:
     text = "Edoxabán (Lixiana) 60 mg. Hospital Virgen del Castañar (Béjar). Població: Vic (Osona). Su hija (Carme)."
-    assert kept(text, at(text, "Lixiana", "TERRITORIO")) == []
-    assert kept(text, at(text, "Béjar", "TERRITORIO"), at(text, "Osona", "TERRITORIO")) == ["Béjar", "Osona"]
-    assert kept(text, at(text, "Carme", "FAMILIARES_SUJETO_ASISTENCIA")) == ["Carme"]
+    assert kept(text, *spans_of(text, ("Lixiana", "TERRITORIO"))) == []
+    assert kept(text, *spans_of(text, ("Béjar", "TERRITORIO"), ("Osona", "TERRITORIO"))) == ["Béjar", "Osona"]
+    assert kept(text, *spans_of(text, ("Carme", "FAMILIARES_SUJETO_ASISTENCIA"))) == ["Carme"]
 
 
 def test_vital_signs_are_no_street() -> None:
     text = "Constants: TA 124/70, FC 82, Tª 36,9. Vive en C/ Mayor 3."
-    assert kept(text, at(text, "TA 124/70, FC 82", "CALLE")) == []
-    assert kept(text, at(text, "C/ Mayor 3", "CALLE")) == ["C/ Mayor 3"]
+    assert kept(text, *spans_of(text, ("TA 124/70, FC 82", "CALLE"))) == []
+    assert kept(text, *spans_of(text, ("C/ Mayor 3", "CALLE"))) == ["C/ Mayor 3"]
 
 
 def test_a_day_hospital_named_by_what_it_treats_is_a_unit() -> None:
     text = "Alta del Hospital de Día Geriátrico. Control en el Hospital de Día de Getafe."
-    assert kept(text, at(text, "Hospital de Día Geriátrico", "HOSPITAL")) == []
-    assert kept(text, at(text, "Hospital de Día de Getafe", "HOSPITAL")) == ["Hospital de Día de Getafe"]
+    assert kept(text, *spans_of(text, ("Hospital de Día Geriátrico", "HOSPITAL"))) == []
+    assert kept(text, *spans_of(text, ("Hospital de Día de Getafe", "HOSPITAL"))) == ["Hospital de Día de Getafe"]

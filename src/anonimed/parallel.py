@@ -151,14 +151,15 @@ class ParallelDetector:
 
 
 class ReadAhead(Generic[T]):
-    AHEAD = 2  # batches in flight: a process that ends its share of one batch goes on with the next
     """Notes read and detected a batch ahead, over a :class:`ParallelDetector`'s processes, then taken in order.
 
     The next two batches are sent to the processes before the caller gets the notes of the current one, so the
     processes detect while the caller replaces and writes, and none waits for another at the end of a batch; at most
-    three batches are in memory.  A note that cannot be read, or
-    whose detection failed, raises its error when it is taken, as it would have with one process.
+    three batches are in memory.  A note that cannot be read, or whose detection failed, raises its error when it is
+    taken, as it would have with one process.
     """
+
+    AHEAD = 2  # batches in flight: a process that ends its share of one batch goes on with the next
 
     def __init__(self, detector: ParallelDetector, items: Sequence[T], read: Callable[[T], Document]) -> None:
         self.detector = detector

@@ -285,7 +285,7 @@ _VITAL_SIGN = re.compile(
 # The head of a clinical eponym, a scale or a criterion, then de: the capitalised word after it names a person or a
 # place only as an eponym (fractura de Colles, criterios de Seattle, criteris de Lugano, tipus II de Bigliani).
 _EPONYM_BEFORE = re.compile(
-    r"(?i)\b(?:escala|[íi]ndice|[íi]ndex|test|s[íi]ndrome|enfermedad|malaltia|signo|signe|maniobra|maniobra|criterios?"
+    r"(?i)\b(?:escala|[íi]ndice|[íi]ndex|test|s[íi]ndrome|enfermedad|malaltia|signo|signe|maniobra|criterios?"
     r"|criteris?|clasificaci[óo]n|classificaci[óo]|estadio|grado|grau|fractura|tipo|tipus|biometr[íi]a|regla|f[óo]rmula"
     r"|reflejo|reflex)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?(?:de|d['’])[ \t]*$"
 )

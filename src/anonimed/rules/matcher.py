@@ -291,13 +291,11 @@ class _Search:
         positions first and the starters are tested there alone, not on every word of the note."""
         starters, anchors = self.compiled.starters, self.compiled.anchors
         if anchors and not all(_selective(condition) for condition in starters):
-            reachable: set[int] | None = None
-            for anchor in anchors:
-                positions = self.index.reachable(anchor)
-                reachable = positions if reachable is None else reachable & positions
+            reachable = self.index.reachable(anchors[0])  # a new set: narrowed in place
+            for anchor in anchors[1:]:
                 if not reachable:
                     return []
-            assert reachable is not None
+                reachable &= self.index.reachable(anchor)
             return [
                 start
                 for start in sorted(reachable)
