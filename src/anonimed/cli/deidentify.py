@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -16,10 +17,10 @@ from anonimed.cli.options import (
     detector_spec,
     jobs_for,
 )
-from anonimed.deidentify import OUTPUT_FORMATS, Deidentifier, deidentify_files
-from anonimed.detect.base import Detector
-from anonimed.parallel import ParallelDetector
-from anonimed.transform import build_config, load_settings, read_key
+from anonimed.formats.registry import OUTPUT_FORMATS
+
+if TYPE_CHECKING:
+    from anonimed.detect.base import Detector
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -76,6 +77,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
+    # Imported here, not at the top: every ``anonimed`` command builds this parser, and ``predict`` or ``evaluate``
+    # should not pay for the surrogates' name lists at start-up.
+    from anonimed.deidentify import Deidentifier, deidentify_files
+    from anonimed.parallel import ParallelDetector
+    from anonimed.transform import build_config, load_settings, read_key
+
     key = read_key(arguments.key) if arguments.key else None
     settings = load_settings(arguments.config) if arguments.config else {}
     if arguments.sex:

@@ -23,10 +23,10 @@ from anonimed.formats import get_format
 from anonimed.formats.brat import read_brat
 from anonimed.formats.errors import FormatError, describe_failure
 from anonimed.formats.jsonl import format_jsonl_line
+from anonimed.formats.registry import OUTPUT_FORMATS
 from anonimed.formats.textio import atomic_writer, decode_text, read_text, write_files_atomic, write_text_atomic
 from anonimed.parallel import ParallelDetector, ReadAhead
 
-OUTPUT_FORMATS = ("text", "brat", "xml", "jsonl")
 STDIO = "-"
 
 

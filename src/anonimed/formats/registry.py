@@ -67,6 +67,10 @@ FORMATS: dict[str, Format] = {
 }
 
 
+# What ``deidentify`` writes a de-identified note as: its text, or one of the formats that carry spans beside it.
+OUTPUT_FORMATS = ("text", "brat", "xml", "jsonl")
+
+
 def get_format(name: str) -> Format:
     try:
         return FORMATS[name.lower()]

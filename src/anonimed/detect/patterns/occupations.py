@@ -15,7 +15,7 @@ import re
 from faker.providers.job.es_ES import Provider as SpainJobs
 
 from anonimed.detect.patterns.demographics import AGE, SUBJECT, SUBJECT_GAP
-from anonimed.detect.patterns.recognizer import Recognizer
+from anonimed.detect.patterns.recognizer import Recognizer, phrase_alternation
 from anonimed.text.gender import feminine_title
 
 # Occupations frequent in clinical notes that Faker's list lacks, or has only inside a longer title.
@@ -84,12 +84,12 @@ _WORD = r"[^\W\d_]+"
 
 
 def _known_occupations() -> str:
-    """An alternation of the known occupations (lower case; masculine and feminine forms), longest first."""
+    """The known occupations (lower case; masculine and feminine forms) as one expression."""
     titles = {title.split(",")[0].strip().lower() for title in SpainJobs.jobs} | set(MORE_OCCUPATIONS)
     forms: set[str] = set()
     for title in titles:
         forms.update((title, feminine_title(title)))
-    return "|".join(re.escape(form).replace(r"\ ", r"[ \t]+") for form in sorted(forms, key=len, reverse=True))
+    return phrase_alternation(forms)
 
 
 # A known occupation, and what it is of (``profesora de secundaria``; not ``enfermera de profesión``).

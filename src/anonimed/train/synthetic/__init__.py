@@ -14,9 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from anonimed.document import Document
-from anonimed.train.synthetic.sources import load_sources
-from anonimed.train.synthetic.styles import WRITERS
-from anonimed.train.synthetic.values import Builder, Values
 
 __all__ = ["ALL_STYLES", "DEFAULT_DATA_DIR", "generate"]
 
@@ -28,6 +25,12 @@ def generate(
     count: int, data_dir: str | Path = DEFAULT_DATA_DIR, seed: int = 0, styles: Sequence[str] = ALL_STYLES
 ) -> list[Document]:
     """``count`` notes, the styles taking turns; raises ``FileNotFoundError`` naming ``data_dir`` when it is missing."""
+    # Imported here: the writers pull in Faker and the word lists, and ``anonimed``'s every command imports this
+    # package for its style names.
+    from anonimed.train.synthetic.sources import load_sources
+    from anonimed.train.synthetic.styles import WRITERS
+    from anonimed.train.synthetic.values import Builder, Values
+
     unknown = [s for s in styles if s not in WRITERS]
     if unknown or not styles:
         raise ValueError(f"unknown styles {unknown}; choose among {', '.join(ALL_STYLES)}")
