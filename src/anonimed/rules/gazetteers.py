@@ -49,7 +49,7 @@ llorenc ferran genís genis sergi isidre jaume josep pep xisco tomeu toni miquel
 garazi ainhoa nerea leire amaia uxue itziar maialen irati ane edurne arantxa arantza idoia izaskun miren nekane
 iker aitor unai xabier iñaki inaki asier gorka mikel koldo ibai eneko jon ander urko julen oier
 xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
-queralt montserrat
+queralt montserrat margalida xisca apol·lònia tonina covadonga xuan pelayo
 inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina manoli maribel marisa
 """.split()
 
@@ -62,7 +62,7 @@ khalid hamid driss mustapha mustafa youssef yousef aicha naima imane fatiha khad
 mamadou ousmane aminata fatou awa ibrahima cheikh modou lamine moussa abdoulaye mariama binta adama
 oksana iryna tetiana yuliia yulia dmytro oleksandr serhii mykola olha halyna svitlana nataliya bohdan taras
 nasreen nusrat rafiqul tariq shahid asif imran arshad zahid waqas bilal
-wei hao mei jing xin ling
+wei hao mei jing xin ling xiaomei xiaoming
 """.split()
 
 
