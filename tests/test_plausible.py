@@ -89,6 +89,9 @@ def test_a_name_ends_before_a_word_that_no_name_holds() -> None:
     assert kept(text, (start, text.index(" (967"), "NOMBRE_PERSONAL_SANITARIO")) == ["GALINDO"]
     name = "María El Kadaoui Calvo"
     assert kept(name, (0, len(name), "NOMBRE_SUJETO_ASISTENCIA")) == [name]
+    # Nor in the age that follows it in a telegraphic note.
+    text = "juan perez 72a nhc 30419276"
+    assert kept(text, (0, text.index("a nhc"), "NOMBRE_SUJETO_ASISTENCIA")) == ["juan perez"]
 
 
 def test_prose_in_a_lower_case_note_is_no_place_but_a_lower_case_town_is() -> None:

@@ -112,6 +112,7 @@ STREET = "CALLE"
 # Zipf frequency (wordfreq) from which a word is a common word of Spanish or Catalan.
 COMMON_WORD = 3.5
 _WORD = re.compile(r"[^\W\d_]+")
+_TRAILING_NUMBERS = re.compile(r"(?:[ \t,]+[0-9]+)+$")
 _ALPHANUMERIC = re.compile(r"[^\W_]+")
 # A word glued to a code by a full stop, in lower case: the sentence after it (``45128876k.ve``).
 _GLUED_WORD = re.compile(r"\.[a-zà-ÿ]{2,}$")
@@ -526,8 +527,12 @@ def _name_part(text: str, span: Span) -> Span | None:
         if found.start() > span.start and (acronym or _DEPARTMENT_WORD.fullmatch(fold(word))):
             span = Span(span.start, found.start(), span.label, span.score, span.source)
             break
-    # Nor does it end in a separator (Dra. Núria Campos · Núm. col.).
-    end = span.start + len(text[span.start : span.end].rstrip(" \t·•|/-"))
+    # Nor does it end in a separator (Dra. Núria Campos · Núm. col.), nor in the number of an age that follows it in a
+    # telegraphic note (juan perez 72a: the span cuts the age's word; a whole number after a name may be a code).
+    covered = text[span.start : span.end]
+    if span.end < len(text) and text[span.end].isalpha():
+        covered = _TRAILING_NUMBERS.sub("", covered)
+    end = span.start + len(covered.rstrip(" \t·•|/-"))
     return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
 
 
