@@ -132,10 +132,17 @@ def regions() -> frozenset[str]:
     """Spain's provinces and autonomous communities (Faker's es_ES address provider), each word folded."""
     from faker.providers.address.es_ES import Provider as Address
 
-    words = _folded_words([*Address.states, *Address.regions])
+    words = _folded_words([*Address.states, *Address.regions, *_REGIONS_IN_OTHER_LANGUAGES])
     # Words of the regions' official names that name nothing alone (País Vasco, Comunidad de Madrid, Ciudad Real).
     generic = {"pais", "comunidad", "comunitat", "region", "principado", "foral", "ciudad", "real", "islas", "illes"}
     return words - generic - PARTICLES
+
+
+# Communities, provinces and islands by their Catalan, Basque and Galician names, which Faker's list lacks.
+_REGIONS_IN_OTHER_LANGUAGES = """
+catalunya euskadi aragó andalusia galiza nafarroa balears mallorca menorca eivissa formentera tenerife lanzarote
+fuerteventura gipuzkoa bizkaia araba ourense lleida girona
+""".split()
 
 
 # The countries that Spain's patients come from most, by their Catalan names (Faker has no Catalan address provider).
