@@ -97,7 +97,17 @@ def surnames() -> frozenset[str]:
     from faker.providers.person.es_CA import Provider as Catalan
     from faker.providers.person.es_ES import Provider as Spanish
 
-    return (_folded_words([*Spanish.last_names, *Catalan.last_names]) | snapshot_list("foreign_surnames")) - PARTICLES
+    spanish = _folded_words([*Spanish.last_names, *Catalan.last_names])
+    return (spanish | snapshot_list("foreign_surnames") | set(_CHINESE_SURNAMES)) - PARTICLES
+
+
+# The commonest Chinese surnames in pinyin: Faker's Chinese providers write them in Chinese characters, and the foreign
+# lists leave them out as words of the news (Wang, Chen, Lin), but they name many of Spain's patients and their kin.
+# Not those that are Spanish or Catalan words (Li, Ma, He, Su, Han, Pan).
+_CHINESE_SURNAMES = """
+wang zhang liu chen yang huang zhao zhou zhu guo lin luo gao zheng liang xie song tang deng feng cao peng zeng xiao
+tian dong yuan cai jiang cheng wei ding ren shen yao jin zhong cui
+""".split()
 
 
 def _foreign_names(lists: tuple[str, ...]) -> frozenset[str]:
