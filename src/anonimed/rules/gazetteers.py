@@ -50,6 +50,7 @@ garazi ainhoa nerea leire amaia uxue itziar maialen irati ane edurne arantxa ara
 iker aitor unai xabier iñaki inaki asier gorka mikel koldo ibai eneko jon ander urko julen oier
 xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
 queralt montserrat margalida xisca apol·lònia tonina covadonga xuan pelayo
+yeray yurena idaira acerina airam aythami nauzet guacimara pepa quique
 inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina manoli maribel marisa
 """.split()
 
@@ -63,6 +64,7 @@ mamadou ousmane aminata fatou awa ibrahima cheikh modou lamine moussa abdoulaye 
 oksana iryna tetiana yuliia yulia dmytro oleksandr serhii mykola olha halyna svitlana nataliya bohdan taras
 nasreen nusrat rafiqul tariq shahid asif imran arshad zahid waqas bilal
 wei hao mei jing xin ling xiaomei xiaoming
+jonathan jonatan kevin rahima jahan ruksana farida salma
 """.split()
 
 
