@@ -108,7 +108,7 @@ class CharFeatureCache:
                 if len(self._rows) + len(fresh) > self.limit:
                     self._rows = {}
                 self._rows.update(fresh)
-        return np.stack([fresh[text] if text in fresh else known[text] for text in texts])
+        return np.array([fresh[text] if text in fresh else known[text] for text in texts])  # np.stack: 3x slower
 
 
 class NeuralDetector:
