@@ -743,3 +743,21 @@ def test_a_day_hospital_named_by_what_it_treats_is_a_unit() -> None:
     text = "Alta del Hospital de Día Geriátrico. Control en el Hospital de Día de Getafe."
     assert kept(text, *spans_of(text, ("Hospital de Día Geriátrico", "HOSPITAL"))) == []
     assert kept(text, *spans_of(text, ("Hospital de Día de Getafe", "HOSPITAL"))) == ["Hospital de Día de Getafe"]
+
+
+def test_a_department_with_its_unit_acronym_and_an_eponym_of_lines_are_no_places() -> None:
+    text = (
+        "Solicita: Dr. Aitor Zubizarreta (Cirugía HBP). Dra. Uxía Blanco (Dixestivo). Línies B de Kerley. (Cirugía Ana)"
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("Cirugía HBP", "TERRITORIO"),
+            ("Dixestivo", "TERRITORIO"),
+            ("Línies B de Kerley", "TERRITORIO"),
+            ("Cirugía Ana", "NOMBRE_PERSONAL_SANITARIO"),
+        ),
+    )
+    # An acronym only completes a department: a name after one is no acronym.
+    assert found == ["Cirugía Ana"]

@@ -132,7 +132,8 @@ _DEPARTMENT_WORD = re.compile(
     r"(?:\w*(?:logia|iatria|grafia|cirugia|cirurgia|terapia)|urgencias|urgencies|medicina|interna|general|intensiva"
     r"|intensius|anestesia|anestesiologia|reanimacion|reanimacio|familia|familiar|comunitaria|pediatrica|infantil"
     r"|neonatologia|obstetricia|ginecologia|nefrologia|hematologia|oncologia|radiodiagnostico|radiodiagnostic"
-    r"|rehabilitacion|rehabilitacio|guardia|servicio|servei|unidad|unitat|triaje|triatge|urg)"
+    r"|rehabilitacion|rehabilitacio|guardia|servicio|servei|unidad|unitat|triaje|triatge|urg|digestivo|digestiu"
+    r"|dixestivo)"
 )
 # Who someone is in a hospital, not their name (with the job titles of :func:`anonimed.rules.gazetteers.occupations`).
 _ROLE_WORDS = frozenset(
@@ -202,7 +203,7 @@ _DEPARTMENT_HEADS = frozenset(
 # Head words of a clinical eponym or scale: Escala de Braden, Índice de Barthel, Síndrome de Down, Maniobra de Valsalva.
 _EPONYM_HEADS = frozenset(
     "escala indice index test sindrome enfermedad malaltia signo signe maniobra criterios criteris clasificacion"
-    " classificacio estadio grado grau quiste quist".split()
+    " classificacio estadio grado grau quiste quist lineas linies reflejo reflex fenomeno fenomen".split()
 )
 # Languages, which a note names in lower case (en castellano y en árabe, full informatiu en català): no place.
 _LANGUAGES = frozenset(
@@ -672,9 +673,15 @@ def _without_leading_function_words(text: str, span: Span) -> Span | None:
 
 
 def _title_or_department(covered: str) -> bool:
-    """Words that are all titles (``Sra``, ``Dr``) or department words (``Cirugía General``): no name, no place."""
-    words = [fold(w) for w in _own_words(covered)]
-    return bool(words) and all(w in _TITLE_WORDS or _DEPARTMENT_WORD.fullmatch(w) for w in words)
+    """Words that are all titles (``Sra``, ``Dr``) or department words (``Cirugía General``), perhaps with the acronym
+    of a unit after a department word (``Cirugía HBP``): no name, no place."""
+    words = _own_words(covered)
+    folded = [fold(w) for w in words]
+    departments = [bool(_DEPARTMENT_WORD.fullmatch(w)) for w in folded]
+    return bool(words) and all(
+        w in _TITLE_WORDS or department or (index > 0 and departments[0] and word.isupper() and len(word) <= 4)
+        for index, (word, w, department) in enumerate(zip(words, folded, departments))
+    )
 
 
 def _job_title(covered: str) -> bool:
