@@ -761,3 +761,12 @@ def test_a_department_with_its_unit_acronym_and_an_eponym_of_lines_are_no_places
     )
     # An acronym only completes a department: a name after one is no acronym.
     assert found == ["Cirugía Ana"]
+
+
+def test_c_slash_makes_a_street_only_where_it_opens_one() -> None:
+    text = "ap:epoc gold 3,icc,acxfa anticoag c/ sintrom.\nvive en c/ mayor 3 2ºb,burjassot."
+    found = kept(
+        text,
+        *spans_of(text, ("epoc gold 3,icc,acxfa anticoag c/ sintrom", "CALLE"), ("c/ mayor 3 2ºb", "CALLE")),
+    )
+    assert found == ["c/ mayor 3 2ºb"]

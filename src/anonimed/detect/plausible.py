@@ -469,7 +469,12 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
     sentence = [w for w in _sentence_words(covered) if fold(w) not in street_types()]
     if len(sentence) >= _SENTENCE_WORDS:
         return False
-    if re.search(r"(?i)\bs/n\b", covered) or any(fold(w) in street_types() for w in _ALPHANUMERIC.findall(covered)):
+    # A street type makes a street, but c (of c/) only where it opens one: further on, c/ is con (epoc gold 3,icc,acxfa
+    # anticoag c/ sintrom).
+    tokens = [fold(w) for w in _ALPHANUMERIC.findall(covered)]
+    if re.search(r"(?i)\bs/n\b", covered) or any(
+        w in street_types() and (index < 2 or w != "c") for index, w in enumerate(tokens)
+    ):
         return True
     # No street type, one capitalised word and a decimal: a lab result (Creatinina 1,9; DAS28 de 5,4).
     if _DECIMAL_AT_END.search(covered) and sum(w[0].isupper() for w in words) <= 1:
