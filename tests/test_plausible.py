@@ -770,3 +770,17 @@ def test_c_slash_makes_a_street_only_where_it_opens_one() -> None:
         *spans_of(text, ("epoc gold 3,icc,acxfa anticoag c/ sintrom", "CALLE"), ("c/ mayor 3 2ºb", "CALLE")),
     )
     assert found == ["c/ mayor 3 2ºb"]
+
+
+def test_a_lower_case_span_with_a_word_of_the_care_logged_is_no_name_place_or_age() -> None:
+    text = "prox cura jueves.\n1a visita (derivada)\nvive con su hija rosa.\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("prox cura jueves", "NOMBRE_PERSONAL_SANITARIO"),
+            ("1a visita", "EDAD_SUJETO_ASISTENCIA"),
+            ("rosa", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ),
+    )
+    assert found == ["rosa"]

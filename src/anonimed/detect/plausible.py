@@ -205,6 +205,13 @@ _EPONYM_HEADS = frozenset(
     "escala indice index test sindrome enfermedad malaltia signo signe maniobra criterios criteris clasificacion"
     " classificacio estadio grado grau quiste quist lineas linies reflejo reflex fenomeno fenomen".split()
 )
+# Words of the care a lower-case note logs (prox cura jueves, 1a visita, vacunacion embarazo, cura domic): a lower-case
+# name or place holds none of them.
+_CARE_WORDS = frozenset(
+    "cura curas cures visita visites revision revisio control ctrl vacunacion vacunacio vacuna consulta seguimiento"
+    " seguiment prox proxima proximo proper propera domic domicilio domicili cita analitica tto tratamiento tractament"
+    " alta ingreso ingres".split()
+)
 # Languages, which a note names in lower case (en castellano y en árabe, full informatiu en català): no place.
 _LANGUAGES = frozenset(
     "castellano castella castellana catalan catala catalana valenciano euskera gallego galego arabe ingles angles"
@@ -893,6 +900,11 @@ def _before_a_glued_comma(text: str, span: Span) -> Span | None:
     return Span(span.start, found.start(), span.label, span.score, span.source) if found.start() > span.start else None
 
 
+def _care_log(covered: str) -> bool:
+    """A lower-case span with a word of the care a note logs (``prox cura jueves``, ``revision 6 meses``)."""
+    return covered.islower() and any(fold(w) in _CARE_WORDS for w in _WORD.findall(covered))
+
+
 def _language(covered: str) -> bool:
     """A place that is a language in lower case (``en castellano y en árabe``, ``en català``)."""
     words = _WORD.findall(covered)
@@ -1190,6 +1202,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         or (names_or_places and _job_title(covered))
         or (label in PLACE_TYPES and _language(covered))
+        or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and label != STREET and _care_log(covered))
         or (label == "TERRITORIO" and _extension(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
