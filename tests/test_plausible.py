@@ -784,3 +784,18 @@ def test_a_lower_case_span_with_a_word_of_the_care_logged_is_no_name_place_or_ag
         ),
     )
     assert found == ["rosa"]
+
+
+def test_a_number_glued_to_a_phone_key_is_the_phone_and_a_dose_is_no_street() -> None:
+    text = "avisar a su hijo tlf928705513 para.\ncura c/ mepilex cada 72h\nhba1c.inicio metformina 425\nc/ mayor 3"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("tlf928705513", "ID_SUJETO_ASISTENCIA"),
+            ("c/ mepilex cada 72", "CALLE"),
+            ("c.inicio metformina 425", "CALLE"),
+            ("c/ mayor 3", "CALLE"),
+        ),
+    )
+    assert found == ["928705513", "c/ mayor 3"]

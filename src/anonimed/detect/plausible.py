@@ -207,6 +207,8 @@ _EPONYM_HEADS = frozenset(
 )
 # Words of the care a lower-case note logs (prox cura jueves, 1a visita, vacunacion embarazo, cura domic): a lower-case
 # name or place holds none of them.
+_GLUED_PHONE_KEY = re.compile(r"(?i)(?:tlf|telf|tel|tfno|tf|movil|mòbil|mobil)\.?:?(?=\+?\d)")
+_DOSE = re.compile(r"(?i)\bcada[ \t]+\d+[ \t]*h\b|\b\d+[ \t]*(?:mg|mcg|ml|ui)\b|\bc/\d+[ \t]*h\b")
 _CARE_WORDS = frozenset(
     "cura curas cures visita visites revision revisio control ctrl vacunacion vacunacio vacuna consulta seguimiento"
     " seguiment prox proxima proximo proper propera domic domicilio domicili cita analitica tto tratamiento tractament"
@@ -900,6 +902,22 @@ def _before_a_glued_comma(text: str, span: Span) -> Span | None:
     return Span(span.start, found.start(), span.label, span.score, span.source) if found.start() > span.start else None
 
 
+def _after_a_glued_phone_key(text: str, span: Span) -> Span:
+    """A number glued to the key of a phone (``tlf688-402-917``) is the phone number, without the key."""
+    key = _GLUED_PHONE_KEY.match(text, span.start, span.end)
+    if key is None:
+        return span
+    return Span(key.end(), span.end, "NUMERO_TELEFONO", span.score, span.source)
+
+
+def _dose_or_glued(text: str, span: Span) -> bool:
+    """A street that gives a dose or a frequency (``c/ mepilex cada 72h``: c/ for con), or starts inside a word
+    (``hba1c.inicio``)."""
+    inside_a_word = span.start > 0 and text[span.start - 1].isalnum() and text[span.start].isalnum()
+    # The unit may lie just past the span (c/ mepilex cada 72|h).
+    return inside_a_word or _DOSE.search(text[span.start : span.end + 4]) is not None
+
+
 def _care_log(covered: str) -> bool:
     """A lower-case span with a word of the care a note logs (``prox cura jueves``, ``revision 6 meses``)."""
     return covered.islower() and any(fold(w) in _CARE_WORDS for w in _WORD.findall(covered))
@@ -1163,6 +1181,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
     (lambda label: label in CODE_TYPES, lambda text, span: _code_part(text, _whole_code(text, span))),
     (lambda label: label in CODE_TYPES, _before_a_word),
+    (lambda label: label in CODE_TYPES | PHONE_TYPES, _after_a_glued_phone_key),
     (lambda label: label in PERSON_TYPES, _name_part),
     (lambda label: label in PERSON_TYPES, _without_a_sentence_opener),
     (lambda label: label in PERSON_TYPES, _without_a_leading_role),
@@ -1207,7 +1226,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))
-        or (label == STREET and _vital_sign(covered))
+        or (label == STREET and (_vital_sign(covered) or _dose_or_glued(text, span)))
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
