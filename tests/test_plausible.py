@@ -773,7 +773,7 @@ def test_c_slash_makes_a_street_only_where_it_opens_one() -> None:
 
 
 def test_a_lower_case_span_with_a_word_of_the_care_logged_is_no_name_place_or_age() -> None:
-    text = "prox cura jueves.\n1a visita (derivada)\nvive con su hija rosa.\n"
+    text = "prox cura jueves.\n1a visita (derivada)\nvive con su hija rosa.\nprox cita matrona sg 32.\n"
     found = kept(
         text,
         *spans_of(
@@ -781,6 +781,7 @@ def test_a_lower_case_span_with_a_word_of_the_care_logged_is_no_name_place_or_ag
             ("prox cura jueves", "NOMBRE_PERSONAL_SANITARIO"),
             ("1a visita", "EDAD_SUJETO_ASISTENCIA"),
             ("rosa", "FAMILIARES_SUJETO_ASISTENCIA"),
+            ("prox cita matrona sg 32", "CALLE"),
         ),
     )
     assert found == ["rosa"]

@@ -1221,7 +1221,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         or (names_or_places and _job_title(covered))
         or (label in PLACE_TYPES and _language(covered))
-        or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and label != STREET and _care_log(covered))
+        or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and _care_log(covered))
         or (label == "TERRITORIO" and _extension(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
