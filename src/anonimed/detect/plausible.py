@@ -205,10 +205,12 @@ _EPONYM_HEADS = frozenset(
     "escala indice index test sindrome enfermedad malaltia signo signe maniobra criterios criteris clasificacion"
     " classificacio estadio grado grau quiste quist lineas linies reflejo reflex fenomeno fenomen".split()
 )
+# The key of a phone glued to its number (tlf688-402-917).
+_GLUED_PHONE_KEY = re.compile(r"(?i)(?:tlf|telf|tel|tfno|tf|movil|mòbil|mobil)\.?:?(?=\+?\d)")
+# A dose or a frequency (cada 72h, 600 mg, c/12h).
+_DOSE = re.compile(r"(?i)\bcada[ \t]+\d+[ \t]*h\b|\b\d+[ \t]*(?:mg|mcg|ml|ui)\b|\bc/\d+[ \t]*h\b")
 # Words of the care a lower-case note logs (prox cura jueves, 1a visita, vacunacion embarazo, cura domic): a lower-case
 # name or place holds none of them.
-_GLUED_PHONE_KEY = re.compile(r"(?i)(?:tlf|telf|tel|tfno|tf|movil|mòbil|mobil)\.?:?(?=\+?\d)")
-_DOSE = re.compile(r"(?i)\bcada[ \t]+\d+[ \t]*h\b|\b\d+[ \t]*(?:mg|mcg|ml|ui)\b|\bc/\d+[ \t]*h\b")
 _CARE_WORDS = frozenset(
     "cura curas cures visita visites revision revisio control ctrl vacunacion vacunacio vacuna consulta seguimiento"
     " seguiment prox proxima proximo proper propera domic domicilio domicili cita analitica tto tratamiento tractament"
@@ -690,11 +692,14 @@ def _title_or_department(covered: str) -> bool:
     """Words that are all titles (``Sra``, ``Dr``) or department words (``Cirugía General``), perhaps with the acronym
     of a unit after a department word (``Cirugía HBP``): no name, no place."""
     words = _own_words(covered)
-    folded = [fold(w) for w in words]
-    departments = [bool(_DEPARTMENT_WORD.fullmatch(w)) for w in folded]
-    return bool(words) and all(
-        w in _TITLE_WORDS or department or (index > 0 and departments[0] and word.isupper() and len(word) <= 4)
-        for index, (word, w, department) in enumerate(zip(words, folded, departments))
+    if not words:
+        return False
+    opens_with_a_department = _DEPARTMENT_WORD.fullmatch(fold(words[0])) is not None
+    return all(
+        fold(word) in _TITLE_WORDS
+        or _DEPARTMENT_WORD.fullmatch(fold(word))
+        or (index > 0 and opens_with_a_department and word.isupper() and len(word) <= 4)
+        for index, word in enumerate(words)
     )
 
 
