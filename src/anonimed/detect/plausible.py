@@ -345,6 +345,9 @@ _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
 )
 _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".split())
+_IS_A_PERSON = re.compile(
+    r"[ \t]+(?:es|és|era|fue|fou)[ \t]+(?:un|una)[ \t]+(?:niñ|nen|noi|chic|var[oó]n|hom|dona|mujer|lactant|beb|adolescent|pacient|senyor|señor)"
+)
 
 
 @cache
@@ -374,11 +377,15 @@ def _known(word: str) -> bool:
 
 def _opens_a_clause(text: str, span: Span) -> bool:
     """A single capitalised word that starts a sentence or a line and runs on into a lower-case word (``Refereix
-    dolor``, ``Truca la filla``): a verb or a noun of the sentence, unless a list of names or places knows it."""
+    dolor``, ``Truca la filla``): a verb or a noun of the sentence, unless a list of names or places knows it, or it
+    is the subject of a sentence that says who the patient is (``Amadou es un niño de 6 años``)."""
     covered = text[span.start : span.end]
     if len(_WORD.findall(covered)) != 1 or not covered[:1].isupper() or covered.isupper() or _known(covered):
         return False
-    return _opens_a_sentence(text, span.start) and re.match(r"[ \t]+[a-zà-ÿ]", text[span.end :]) is not None
+    after = text[span.end :]
+    if _IS_A_PERSON.match(after):
+        return False
+    return _opens_a_sentence(text, span.start) and re.match(r"[ \t]+[a-zà-ÿ]", after) is not None
 
 
 def _lower_case_prose(covered: str) -> bool:

@@ -49,7 +49,7 @@ llorenc ferran genís genis sergi isidre jaume josep pep xisco tomeu toni miquel
 garazi ainhoa nerea leire amaia uxue itziar maialen irati ane edurne arantxa arantza idoia izaskun miren nekane
 iker aitor unai xabier iñaki inaki asier gorka mikel koldo ibai eneko jon ander urko julen oier
 xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
-queralt montserrat margalida xisca apol·lònia tonina covadonga xuan pelayo
+queralt montserrat margalida xisca apol·lònia tonina covadonga xuan pelayo bartomeu sebastià sebastia rafel onofre
 yeray yurena idaira acerina airam aythami nauzet guacimara pepa quique
 inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina manoli maribel marisa
 """.split()
