@@ -122,9 +122,11 @@ _COLUMN_BREAK = re.compile(r"[ \t]{3,}|\t|[ \t]*\|")
 _HOUR_BEFORE = re.compile(r"\d[ \t]*$")
 # Titles before a name, in Spanish and Catalan, never names themselves.
 _TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona dña señor señora senyor senyora".split())
+# The roles that open a signature in a note written in lower case (inf, enf, mf).
+_ROLE_ABBREVIATIONS = frozenset("inf enf mf matr fisio ts due".split())
 # Articles and prepositions that may stand before a name but are not part of it in lower case (``la Roser``,
 # ``en Quim``, ``con el Dr``).
-_LEADING_FUNCTION_WORDS = frozenset("el la los las en na a al con de del per amb ya".split())
+_LEADING_FUNCTION_WORDS = frozenset("el la los las en na a al con de del per amb ya és".split())
 # What separates such a word from the name: spaces or an apostrophe (l'Anna).
 _AFTER_FUNCTION_WORD = re.compile(r"[ \t]+|'|’")
 # Departments and specialties (``Cardiología``, ``Urgències``, ``Cirugía General``, ``NEUROPEDIATRIA``).
@@ -133,21 +135,21 @@ _DEPARTMENT_WORD = re.compile(
     r"|intensius|anestesia|anestesiologia|reanimacion|reanimacio|familia|familiar|comunitaria|pediatrica|infantil"
     r"|neonatologia|obstetricia|ginecologia|nefrologia|hematologia|oncologia|radiodiagnostico|radiodiagnostic"
     r"|rehabilitacion|rehabilitacio|guardia|servicio|servei|unidad|unitat|triaje|triatge|urg|digestivo|digestiu"
-    r"|dixestivo)"
+    r"|dixestivo|pades|esad|ehad)"
 )
 # Who someone is in a hospital, not their name (with the job titles of :func:`anonimed.rules.gazetteers.occupations`).
 _ROLE_WORDS = frozenset(
     "medico medica metge metgessa facultativo facultativa especialista adjunto adjunta residente resident jefe jefa cap"
     " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
     " llevadora supervisor supervisora coordinador coordinadora firma firmado signat solicitante peticionario"
-    " peticionaria remitente informante sollicitant licitant alumno alumna alumne estudiante".split()
+    " peticionaria remitente informante sollicitant licitant alumno alumna alumne estudiante gestor gestora casos".split()
 )
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
 # A role that a signature writes before the name, abbreviated (``inf ped nerea b.``, ``R2 Gerard Pla``), with the
 # words of :data:`_ROLE_WORDS`: never the name's.
 _ROLE_BEFORE_A_NAME = re.compile(
-    r"(?i)(?:inf|enf|ped|mir|eir|fir|pir|tcae|aux|ts|fisio|gerocultora?|trabajadora?|social|triaje|triatge|r[1-5])\.?[ \t]+"
+    r"(?i)(?:inf|enf|ped|mir|eir|fir|pir|tcae|aux|ts|due|fisio|gerocultora?|trabajadora?|social|triaje|triatge|r[1-5])\.?[ \t]+"
 )
 # The key of an identifier, glued to it by a hyphen or a slash (``nhc-150679``).
 _GLUED_KEY = re.compile(r"(?i)(?:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]")
@@ -206,7 +208,7 @@ _EPONYM_HEADS = frozenset(
     " classificacio estadio grado grau quiste quist lineas linies reflejo reflex fenomeno fenomen".split()
 )
 # The key of a phone glued to its number (tlf688-402-917).
-_GLUED_PHONE_KEY = re.compile(r"(?i)(?:tlf|telf|tel|tfno|tf|movil|mòbil|mobil)\.?:?(?=\+?\d)")
+_GLUED_PHONE_KEY = re.compile(r"(?i)(?:tlf|telf|tel|tfno|tf|movil|mòbil|mobil|mv|mov)\.?:?(?=\+?\d)")
 # A dose or a frequency (cada 72h, 600 mg, c/12h).
 _DOSE = re.compile(r"(?i)\bcada[ \t]+\d+[ \t]*h\b|\b\d+[ \t]*(?:mg|mcg|ml|ui)\b|\bc/\d+[ \t]*h\b")
 # Words of the care a lower-case note logs (prox cura jueves, 1a visita, vacunacion embarazo, cura domic): a lower-case
@@ -281,6 +283,16 @@ _DEPARTMENT_AFTER_A_NAME = re.compile(r"[ \t]+(?:del|de|d['’])[ \t]*(?:la[ \t]
 # Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
 # The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
 _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
+# A whole hour at a date's end (19/4 08:01): the time a message or an entry was written, no part of the date.
+_WHOLE_HOUR_AT_END = re.compile(r"[ \t,]+\d{1,2}:\d{2}h?$")
+# A glued full stop and a word: a new sentence typed without a space (8a.otalgia, eap.furosemida).
+_GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbreviation's (h.bellvitge)
+# A unit after a number: a quantity, not a year (escotoma en 4000 Hz).
+_UNIT_AFTER = re.compile(r"[ \t]*(?:hz|khz|mg|mcg|ml|cc|ui|kcal|mmhg|lpm|rpm|kg|gr)\b", re.IGNORECASE)
+# The conjunction and the title of a second person after a name (Sílvia Roura i Dr. Albert Bosch).
+_TITLE_OF_THE_NEXT = re.compile(r"(?i)[ \t]+(?:i|y|e)[ \t]+(?:dr|dra|sr|sra)\.?$")
+# What a phone number in brackets says about its owner, not a place: (casa), (trabajo).
+_DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\($")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
 # A hospital takes h. or hosp., glued or a space before it, but not the h. of an hour (8 h. Percusión); a "town"
@@ -1037,12 +1049,91 @@ def _centre_name_end(text: str, span: Span) -> Span:
 
 def _date_before_an_hour(text: str, span: Span) -> Span | None:
     """A date ends before the hour written after it (``sabado 14 de junio 05:10h``: not ``05``; ``viernes 10h``: not
-    ``10``)."""
+    ``10``; ``19/4 08:01``: not ``08:01``)."""
+    whole = _WHOLE_HOUR_AT_END.search(text, span.start, span.end)
+    if whole is not None and whole.start() > span.start:
+        return Span(span.start, whole.start(), span.label, span.score, span.source)
     hour = _HOUR_AT_END.search(text, span.start, span.end)
     if hour is None or not re.match(r"[:.h]\d\d|h\b", text[span.end : span.end + 3]):
         return span
     end = span.start + len(text[span.start : hour.start()].rstrip(" \t,"))
     return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+
+
+def _before_a_glued_sentence(text: str, span: Span) -> Span | None:
+    """An age or a centre ends at a full stop glued to the next word, a sentence typed without its space
+    (``8a.otalgia``, ``eap.furosemida``)."""
+    found = _GLUED_SENTENCE.search(text, span.start, span.end)
+    if found is None:
+        return span
+    return Span(span.start, found.start(), span.label, span.score, span.source) if found.start() > span.start else None
+
+
+def _without_the_title_of_the_next(text: str, span: Span) -> Span:
+    """A name ends before the conjunction and the title of the next person (``Sílvia Roura i Dr``)."""
+    found = _TITLE_OF_THE_NEXT.search(text, span.start, span.end)
+    if found is None or found.start() == span.start:
+        return span
+    return Span(span.start, found.start(), span.label, span.score, span.source)
+
+
+def _before_a_signature(text: str, span: Span) -> Span:
+    """A centre written in lower case ends before a spaced dash and a title: the signature after it (``cs arganzuela
+    - dra olmedo``)."""
+    found = _SPACED_DASH.search(text, span.start, span.end)
+    if found is None or not text[span.start : span.end].islower():
+        return span
+    after = _WORD.match(text, found.end(), span.end)
+    if after is None or fold(after.group()) not in _TITLE_WORDS | _ROLE_ABBREVIATIONS:
+        return span
+    return Span(span.start, found.start(), span.label, span.score, span.source)
+
+
+def _place_before_a_clause(text: str, span: Span) -> Span:
+    """A place in lower case ends after a place the lists know, before ``y``/``i`` and a common word that names
+    nothing: a clause goes on after it (``murcia y viene los sabados``; not ``castilla y leon``, ``ramón y cajal``)."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    covered = text[span.start : span.end]
+    if not covered.islower():
+        return span
+    for found in re.finditer(r"(?P<place>[^\W\d_]+)[ \t]+(?:y|i)[ \t]+(?P<word>[^\W\d_]+)", covered):
+        word = found.group("word")
+        if _known(found.group("place")) and word in CommonWords() and not _known(word):
+            return Span(span.start, span.start + found.end("place"), span.label, span.score, span.source)
+    return span
+
+
+def _quantity(text: str, span: Span) -> bool:
+    """A number before a unit is a quantity, not a year (``4000 Hz``, ``2000 kcal``)."""
+    return text[span.start : span.end].isdigit() and _UNIT_AFTER.match(text, span.end) is not None
+
+
+def _phone_owner(text: str, span: Span) -> bool:
+    """A lower-case word in brackets after a phone number says which phone it is, not where (``976 35 17 20
+    (casa)``); a given name there is whose it is (``(inmaculada)``), and stays."""
+    from anonimed.rules.gazetteers import given_names
+
+    covered = text[span.start : span.end]
+    return (
+        covered.islower()
+        and fold(covered) not in given_names()
+        and _DIGIT_THEN_BRACKET.search(text, max(0, span.start - 4), span.start) is not None
+        and text[span.end : span.end + 1] == ")"
+    )
+
+
+def _department_only(covered: str) -> bool:
+    """Department words alone are no relative (``Odontologia``); ``familia`` is one (``la familia prefiere``)."""
+    words = [fold(word) for word in _own_words(covered)]
+    return bool(words) and all(
+        _DEPARTMENT_WORD.fullmatch(word) is not None and not word.startswith("famil") for word in words
+    )
+
+
+def _kinship_inside(covered: str) -> bool:
+    """A place that holds a kinship word is a phrase about relatives (``la custodia dels dos fills``)."""
+    return any(fold(word) in _KINSHIP for word in _own_words(covered))
 
 
 def _lower_case_centre_end(text: str, span: Span) -> Span | None:
@@ -1183,6 +1274,9 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in _CENTRE_TYPES, _centre_before_its_town),
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _generic_centre_with_its_name),
     (lambda label: label == "FECHAS", _date_before_an_hour),
+    (lambda label: label in ("EDAD_SUJETO_ASISTENCIA", "HOSPITAL", "CENTRO_SALUD"), _before_a_glued_sentence),
+    (lambda label: label in _CENTRE_TYPES, _before_a_signature),
+    (lambda label: label == "TERRITORIO", _place_before_a_clause),
     (lambda label: label == "FECHAS" or label == "TERRITORIO", _date_or_code),
     (lambda label: label == "PROFESION", lambda text, span: _occupation_end(text, _occupation_complement(text, span))),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
@@ -1198,6 +1292,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in PERSON_TYPES, _without_a_sentence_opener),
     (lambda label: label in PERSON_TYPES, _without_a_leading_role),
     (lambda label: label in PERSON_TYPES, _whole_name),
+    (lambda label: label in PERSON_TYPES, _without_the_title_of_the_next),
     (lambda label: label == "FECHAS", _weekday_before),
     (lambda label: label == "FAMILIARES_SUJETO_ASISTENCIA", _relative_end),
     (lambda label: label in PHONE_TYPES, lambda text, span: _with_country_code(text, _whole_phone(text, span))),
@@ -1243,6 +1338,9 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         or (label == "PROFESION" and _not_an_occupation(covered))
+        or (label == "FECHAS" and _quantity(text, span))
+        or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
+        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _department_only(covered))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
         or (
             names_or_places
