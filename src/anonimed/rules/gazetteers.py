@@ -49,8 +49,8 @@ llorenc ferran genís genis sergi isidre jaume josep pep xisco tomeu toni miquel
 garazi ainhoa nerea leire amaia uxue itziar maialen irati ane edurne arantxa arantza idoia izaskun miren nekane
 iker aitor unai xabier iñaki inaki asier gorka mikel koldo ibai eneko jon ander urko julen oier
 xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
-queralt montserrat margalida xisca apol·lònia tonina covadonga xuan pelayo bartomeu sebastià sebastia rafel onofre
-yeray yurena idaira acerina airam aythami nauzet guacimara pepa quique
+queralt montserrat margalida xisca apol·lònia tonina covadonga xuan pelayo bartomeu sebastià sebastia rafel onofre carme
+yeray yurena idaira acerina airam aythami nauzet guacimara pepa quique jonay nayra ayoze acoran echedey tanausu
 inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina manoli maribel marisa
 """.split()
 
@@ -59,6 +59,7 @@ inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina m
 # Hassan, Omar): a patient's name in a telegraphic note is often the only clue.
 _IMMIGRANT_GIVEN_NAMES = """
 mohamed mohammed muhammad mohamad ahmed ahmad hassan hussein said omar ali karim rachid abdel abdelkader abdellah
+zahra zohra amina nour salma yassin yassine yasmina houda hajar meryem soukaina ikram ilyas hamza ayoub mehdi
 khalid hamid driss mustapha mustafa youssef yousef aicha naima imane fatiha khadija zineb hanane
 mamadou ousmane aminata fatou awa ibrahima cheikh modou lamine moussa abdoulaye mariama binta adama
 oksana iryna tetiana yuliia yulia dmytro oleksandr serhii mykola olha halyna svitlana nataliya bohdan taras
