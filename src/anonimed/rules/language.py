@@ -22,8 +22,10 @@ PHI (``dAnna`` → ``Anna``), so a rule can take part of a token.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from anonimed.schema import PHI_TYPES
@@ -83,6 +85,13 @@ class TokenCondition:
     line_start: bool | None = None
     line_end: bool | None = None
     negated: TokenCondition | None = None
+
+    @cached_property
+    def lookup_forms(self) -> frozenset[str] | None:
+        """The folded forms of the words ``text``, ``lower`` or ``fold`` lists (the first one set): the matcher finds
+        the tokens that can meet the condition by looking these up (None: no list of words narrows them)."""
+        words = self.text or self.lower or self.fold
+        return None if words is None else frozenset(fold(word) for word in words)
 
     @property
     def needs_tagger(self) -> bool:
@@ -240,7 +249,7 @@ def _parse_condition(entry: Mapping[str, Any], where: str) -> TokenCondition:
             raise RuleError(f"{where}: 'not' holds a condition such as {{in: months}}")
         negated = _parse_condition(entry["not"], f"{where} (not)")
     length = _bounds(entry["length"], where, "length", 1000) if "length" in entry else None
-    return TokenCondition(
+    condition = TokenCondition(
         text=_words(entry, "text", where, str),
         lower=_words(entry, "lower", where, str.lower),
         fold=_words(entry, "fold", where, fold),
@@ -256,6 +265,12 @@ def _parse_condition(entry: Mapping[str, Any], where: str) -> TokenCondition:
         line_end=_optional_boolean(entry, "line_end", where),
         negated=negated,
     )
+    # Equal conditions are one object (rules repeat them through YAML anchors): the matcher keeps what a condition
+    # answered by its identity, and shares it between the rules that hold it.
+    return _CONDITIONS.setdefault(condition, condition)
+
+
+_CONDITIONS: weakref.WeakValueDictionary[TokenCondition, TokenCondition] = weakref.WeakValueDictionary()
 
 
 def _words(entry: Mapping[str, Any], key: str, where: str, normal: Any) -> frozenset[str] | None:

@@ -193,16 +193,43 @@ class TokenIndex:
         for position, token in enumerate(tokens):
             self.by_form.setdefault(token.folded, []).append(position)
         self._in_gazetteer: dict[str, list[str]] = {}
-        self._holds: dict[TokenCondition, list[int]] = {}
+        # Keyed by the condition's identity (equal conditions are one object, see language.py): no equality test.
+        self._holds: dict[int, list[int]] = {}
+        self._answers: dict[int, dict[str, bool]] = {}  # the memo's tables, found once per note
+
+    def _table(self, condition: TokenCondition) -> dict[str, bool]:
+        answers = self._answers.get(id(condition))
+        if answers is None:
+            answers = self._answers[id(condition)] = self.memo.answers(condition)
+        return answers
 
     def holds(self, condition: TokenCondition, position: int) -> bool:
         """Whether the token at ``position`` meets ``condition`` (the memo's answer for its form when it has one)."""
-        answers = self.memo.answers(condition)
+        answers = self._table(condition)
         key = self.keys[position]
         answer = answers.get(key)
         if answer is None:
             answer = answers[key] = holds(condition, self.tokens[position], self.gazetteers)
         return answer
+
+    def holding_any(self, conditions: Sequence[TokenCondition], positions: Iterable[int]) -> list[int]:
+        """The ``positions``, in the order given, whose token meets one of ``conditions`` (positions outside the note
+        are left out): :meth:`holds` for many positions, without a call for each."""
+        tables = [(condition, self._table(condition)) for condition in conditions]
+        keys, tokens, count = self.keys, self.tokens, len(self.keys)
+        found = []
+        for position in positions:
+            if not 0 <= position < count:
+                continue
+            key = keys[position]
+            for condition, answers in tables:
+                answer = answers.get(key)
+                if answer is None:
+                    answer = answers[key] = holds(condition, tokens[position], self.gazetteers)
+                if answer:
+                    found.append(position)
+                    break
+        return found
 
     def _forms_in(self, name: str) -> list[str]:
         if name not in self._in_gazetteer:
@@ -212,9 +239,9 @@ class TokenIndex:
 
     def _positions(self, condition: TokenCondition) -> Iterable[int] | None:
         """Where ``condition`` can hold, found by a lookup (None when no lookup narrows it: every form is tested)."""
-        words = condition.text or condition.lower or condition.fold
-        if words is not None:
-            return (p for word in {fold(w) for w in words} for p in self.by_form.get(word, ()))
+        forms = condition.lookup_forms
+        if forms is not None:
+            return (p for form in forms for p in self.by_form.get(form, ()))
         if condition.gazetteers:
             return (p for name in condition.gazetteers for form in self._forms_in(name) for p in self.by_form[form])
         return None
@@ -228,13 +255,15 @@ class TokenIndex:
 
     def _holding(self, condition: TokenCondition) -> list[int]:
         # Rules share conditions (YAML anchors): each is tested once per note, and once per distinct form.
-        if condition not in self._holds:
+        found = self._holds.get(id(condition))
+        if found is None:
             positions = self._positions(condition)
             if positions is None:
-                self._holds[condition] = self._holding_forms(condition)
+                found = self._holding_forms(condition)
             else:
-                self._holds[condition] = [p for p in positions if self.holds(condition, p)]
-        return self._holds[condition]
+                found = [p for p in positions if self.holds(condition, p)]
+            self._holds[id(condition)] = found
+        return found
 
     def _holding_forms(self, condition: TokenCondition) -> list[int]:
         # Every distinct form of the note is looked up (the same loop as holds(), without a call per form).
@@ -296,11 +325,7 @@ class _Search:
                 if not reachable:
                     return []
                 reachable &= self.index.reachable(anchor)
-            return [
-                start
-                for start in sorted(reachable)
-                if 0 <= start < len(self.tokens) and any(self.index.holds(c, start) for c in starters)
-            ]
+            return self.index.holding_any(starters, sorted(reachable))
         starts = self.index.candidates(starters)
         for anchor in anchors:
             if not starts:
