@@ -63,6 +63,7 @@ zahra zohra amina nour salma yassin yassine yasmina houda hajar meryem soukaina 
 khalid hamid driss mustapha mustafa youssef yousef aicha naima imane fatiha khadija zineb hanane
 mamadou ousmane aminata fatou awa ibrahima cheikh modou lamine moussa abdoulaye mariama binta adama
 oksana iryna tetiana yuliia yulia dmytro oleksandr serhii mykola olha halyna svitlana nataliya bohdan taras
+ionut costel florin marius nicoleta mihaela ionela
 nasreen nusrat rafiqul tariq shahid asif imran arshad zahid waqas bilal
 wei hao mei jing xin ling xiaomei xiaoming
 jonathan jonatan kevin rahima jahan ruksana farida salma
