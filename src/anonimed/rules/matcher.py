@@ -346,6 +346,14 @@ class _Search:
         self, elements: Sequence[Element], k: int, i: int, count: int, consumed: Consumed, phi: bool
     ) -> Iterator[tuple[int, Consumed]]:
         element = elements[k]
+        if element.condition is not None and element.high == 1:
+            # Most elements are one token, at most once (count is 0 here): tested at once, without the generators
+            # of _once and of a second _repeat.
+            if self._takes(element.condition, i):
+                yield from self._sequence(elements, k + 1, i + 1, (*consumed, (i, element, phi or element.phi)), phi)
+            if element.low == 0:
+                yield from self._sequence(elements, k + 1, i, consumed, phi)
+            return
         if count < element.high:  # greedy: one more occurrence first
             for j, taken in self._once(element, i, consumed, phi or element.phi):
                 if j > i:
@@ -357,14 +365,17 @@ class _Search:
         if element.condition is None:
             for alternative in element.alternatives:
                 yield from self._sequence(alternative, 0, i, consumed, phi)
-            return
-        if i >= len(self.tokens):
-            return
-        token = self.tokens[i]
-        if i > self.first and token.new_line and not self.rule.cross_lines:
-            return
-        if self.index.holds(element.condition, i):
+        elif self._takes(element.condition, i):
             yield i + 1, (*consumed, (i, element, phi))
+
+    def _takes(self, condition: TokenCondition, i: int) -> bool:
+        """Whether the token at ``i`` can be taken for ``condition``: there is one, on the match's line (unless the
+        rule crosses lines), and it meets the condition."""
+        if i >= len(self.tokens):
+            return False
+        if i > self.first and self.tokens[i].new_line and not self.rule.cross_lines:
+            return False
+        return self.index.holds(condition, i)
 
     def _phi_part(self, consumed: Consumed) -> tuple[int, int] | None:
         marked = [(i, element) for i, element, phi in consumed if phi]
