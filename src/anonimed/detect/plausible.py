@@ -917,13 +917,18 @@ def _without_a_weekday_at_the_end(text: str, span: Span) -> Span | None:
     return Span(span.start, end, span.label, span.score, span.source)
 
 
-def _before_a_glued_comma(text: str, span: Span) -> Span | None:
-    """A name or place ends before a comma glued to the next word, which telegraphic notes write between clauses
-    (``camina sola,disartria leve``); a name written surname first keeps its comma and space (``Vázquez, Maruxa``)."""
-    found = _GLUED_COMMA.search(text, span.start, span.end)
+def _before_first(pattern: re.Pattern[str], text: str, span: Span) -> Span | None:
+    """``span`` cut before the first match of ``pattern`` inside it (None when nothing is left before it)."""
+    found = pattern.search(text, span.start, span.end)
     if found is None:
         return span
     return Span(span.start, found.start(), span.label, span.score, span.source) if found.start() > span.start else None
+
+
+def _before_a_glued_comma(text: str, span: Span) -> Span | None:
+    """A name or place ends before a comma glued to the next word, which telegraphic notes write between clauses
+    (``camina sola,disartria leve``); a name written surname first keeps its comma and space (``Vázquez, Maruxa``)."""
+    return _before_first(_GLUED_COMMA, text, span)
 
 
 def _after_a_glued_phone_key(text: str, span: Span) -> Span:
@@ -1063,18 +1068,12 @@ def _date_before_an_hour(text: str, span: Span) -> Span | None:
 def _before_a_glued_sentence(text: str, span: Span) -> Span | None:
     """An age or a centre ends at a full stop glued to the next word, a sentence typed without its space
     (``8a.otalgia``, ``eap.furosemida``)."""
-    found = _GLUED_SENTENCE.search(text, span.start, span.end)
-    if found is None:
-        return span
-    return Span(span.start, found.start(), span.label, span.score, span.source) if found.start() > span.start else None
+    return _before_first(_GLUED_SENTENCE, text, span)
 
 
 def _without_the_title_of_the_next(text: str, span: Span) -> Span:
     """A name ends before the conjunction and the title of the next person (``Sílvia Roura i Dr``)."""
-    found = _TITLE_OF_THE_NEXT.search(text, span.start, span.end)
-    if found is None or found.start() == span.start:
-        return span
-    return Span(span.start, found.start(), span.label, span.score, span.source)
+    return _before_first(_TITLE_OF_THE_NEXT, text, span) or span
 
 
 def _before_a_signature(text: str, span: Span) -> Span:
