@@ -399,6 +399,29 @@ def test_matching_shortcuts_change_no_match() -> None:
                     assert index.holds(condition, position) == holds(condition, view, rules.gazetteers)
 
 
+def test_equal_conditions_are_one_object(tmp_path: Path) -> None:
+    """The matcher keeps a condition's answers by its identity: a condition written twice (or through a YAML anchor)
+    is parsed into one object, so that its answers are shared, and different conditions stay apart."""
+    rules = rules_from(
+        tmp_path,
+        TITLE_RULE
+        + """
+  - name: doctora
+    label: NOMBRE_PERSONAL_SANITARIO
+    pattern:
+      - {in: titles}
+      - {shape: lower, phi: true}
+""",
+    )
+    first, second = (rule.pattern[0].condition for rule in rules)
+    assert first is second
+    assert rules.rules[0].pattern[2].condition is not rules.rules[1].pattern[1].condition
+    assert found(rules, "la Dra. Pilar Ortega y la dra ana") == [
+        ("NOMBRE_PERSONAL_SANITARIO", "Pilar Ortega"),
+        ("NOMBRE_PERSONAL_SANITARIO", "ana"),
+    ]
+
+
 def test_the_condition_memo_is_bounded() -> None:
     rules = load_rules("default")
     notes = [token_views(document.text) for document in read_brat_dir(STYLES)][:3]
