@@ -261,7 +261,7 @@ class TokenIndex:
             if positions is None:
                 found = self._holding_forms(condition)
             else:
-                found = [p for p in positions if self.holds(condition, p)]
+                found = self.holding_any((condition,), positions)
             self._holds[id(condition)] = found
         return found
 
