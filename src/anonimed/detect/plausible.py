@@ -122,8 +122,8 @@ _COLUMN_BREAK = re.compile(r"[ \t]{3,}|\t|[ \t]*\|")
 _HOUR_BEFORE = re.compile(r"\d[ \t]*$")
 # Titles before a name, in Spanish and Catalan, never names themselves.
 _TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona dña señor señora senyor senyora".split())
-# The roles that open a signature in a note written in lower case (inf, enf, mf).
-_ROLE_ABBREVIATIONS = frozenset("inf enf mf matr fisio ts due".split())
+# What opens a signature in a note written in lower case: a title or an abbreviated role (dra, inf, enf, mf).
+_SIGNATURE_OPENERS = _TITLE_WORDS | frozenset("inf enf mf matr fisio ts due".split())
 # Articles and prepositions that may stand before a name but are not part of it in lower case (``la Roser``,
 # ``en Quim``, ``con el Dr``).
 _LEADING_FUNCTION_WORDS = frozenset("el la los las en na a al con de del per amb ya és".split())
@@ -289,6 +289,8 @@ _WHOLE_HOUR_AT_END = re.compile(r"[ \t,]+\d{1,2}:\d{2}h?$")
 _GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbreviation's (h.bellvitge)
 # A unit after a number: a quantity, not a year (escotoma en 4000 Hz).
 _UNIT_AFTER = re.compile(r"[ \t]*(?:hz|khz|mg|mcg|ml|cc|ui|kcal|mmhg|lpm|rpm|kg|gr)\b", re.IGNORECASE)
+# Two words joined by y/i (murcia y viene; castilla y leon).
+_WORD_AND_WORD = re.compile(r"(?P<place>[^\W\d_]+)[ \t]+(?:y|i)[ \t]+(?P<word>[^\W\d_]+)")
 # The conjunction and the title of a second person after a name (Sílvia Roura i Dr. Albert Bosch).
 _TITLE_OF_THE_NEXT = re.compile(r"(?i)[ \t]+(?:i|y|e)[ \t]+(?:dr|dra|sr|sra)\.?$")
 # What a phone number in brackets says about its owner, not a place: (casa), (trabajo).
@@ -1083,7 +1085,7 @@ def _before_a_signature(text: str, span: Span) -> Span:
     if found is None or not text[span.start : span.end].islower():
         return span
     after = _WORD.match(text, found.end(), span.end)
-    if after is None or fold(after.group()) not in _TITLE_WORDS | _ROLE_ABBREVIATIONS:
+    if after is None or fold(after.group()) not in _SIGNATURE_OPENERS:
         return span
     return Span(span.start, found.start(), span.label, span.score, span.source)
 
@@ -1096,7 +1098,7 @@ def _place_before_a_clause(text: str, span: Span) -> Span:
     covered = text[span.start : span.end]
     if not covered.islower():
         return span
-    for found in re.finditer(r"(?P<place>[^\W\d_]+)[ \t]+(?:y|i)[ \t]+(?P<word>[^\W\d_]+)", covered):
+    for found in _WORD_AND_WORD.finditer(covered):
         word = found.group("word")
         if _known(found.group("place")) and word in CommonWords() and not _known(word):
             return Span(span.start, span.start + found.end("place"), span.label, span.score, span.source)
