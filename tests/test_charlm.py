@@ -12,7 +12,13 @@ import pytest
 torch = pytest.importorskip("torch", reason="torch (the training extra) is needed to train a character LM")
 pytest.importorskip("onnxruntime")
 
-from anonimed.detect.neural.charlm import CharLanguageModel, CharLmConfig, train_char_lm
+from anonimed.detect.neural.charlm import (
+    CharLanguageModel,
+    CharLmConfig,
+    load_weights,
+    save_weights,
+    train_char_lm,
+)
 from anonimed.detect.neural.charlm_states import CharLmStates
 from anonimed.text.tokenize import tokenize
 
@@ -75,3 +81,35 @@ def test_onnx_states_match_torch_at_the_word_boundaries(tmp_path: Path, directio
         states = model.states(torch.tensor([[ids.get(c, 1) for c in oriented]]))[0][0].numpy()
     positions = [t.end - 1 for t in tokens] if direction == "forward" else [len(text) - 1 - t.start for t in tokens]
     np.testing.assert_allclose(features, states[positions], atol=1e-5)
+
+
+def test_weights_move_between_machines_as_one_file_and_training_resumes_from_them(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    trained = train_char_lm([corpus], tmp_path / "lm", small_config(steps=20))
+    save_weights(tmp_path / "lm", tmp_path / "lm.pt")
+    moved = load_weights(tmp_path / "lm.pt", tmp_path / "moved")
+    assert moved == trained
+    text = "Vive con su hija Anna en Lleida."
+    original = CharLmStates(tmp_path / "lm").word_features(text, tokenize(text))
+    # Half-precision weights: the states agree to about three significant digits.
+    np.testing.assert_allclose(
+        CharLmStates(tmp_path / "moved").word_features(text, tokenize(text)), original, atol=5e-3
+    )
+    with pytest.raises(FileExistsError, match="already holds"):
+        load_weights(tmp_path / "lm.pt", tmp_path / "moved")
+    resumed = train_char_lm([corpus], tmp_path / "moved", small_config(steps=30))  # a fresh Adam, same position
+    assert [point["step"] for point in resumed["history"]] == [20, 30]
+
+
+def test_dropout_changes_training_only(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    config = CharLmConfig(**{**small_config(steps=5).__dict__, "dropout": 0.3})
+    manifest = train_char_lm([corpus], tmp_path / "lm", config)
+    assert manifest["config"]["dropout"] == 0.3
+    model = CharLanguageModel(len(manifest["chars"]), config)
+    model.eval()
+    ids = torch.tensor([[2, 3, 4, 5]])
+    with torch.no_grad():
+        assert torch.equal(model(ids)[0], model(ids)[0])  # no dropout at evaluation
+    with pytest.raises(ValueError, match="dropout"):
+        CharLmConfig(dropout=1.0)

@@ -35,6 +35,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     char_lm.add_argument("--hidden", type=int, default=256, help="LSTM state size (default 256)")
     char_lm.add_argument("--minutes", type=float, default=60.0, help="this run's time budget (default 60)")
     char_lm.add_argument("--steps", type=int, default=0, help="stop after this many steps in all (default: time only)")
+    char_lm.add_argument(
+        "--streams", type=int, default=32, help="parallel slices of the corpus, the batch (default 32)"
+    )
+    char_lm.add_argument(
+        "--dropout", type=float, default=0.0, help="dropout before the next-character scores (default 0)"
+    )
+    char_lm.add_argument("--device", default="cpu", help="where torch trains: cpu (default), cuda, cuda:1…")
     parser.set_defaults(run=run)
 
 
@@ -62,6 +69,9 @@ def _train_char_lm(arguments: argparse.Namespace) -> int:
         hidden=arguments.hidden,
         max_minutes=arguments.minutes,
         max_steps=arguments.steps,
+        streams=arguments.streams,
+        dropout=arguments.dropout,
+        device=arguments.device,
         seed=arguments.seed,
     )
     manifest = train_char_lm(arguments.corpus, arguments.out, config)

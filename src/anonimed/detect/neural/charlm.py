@@ -8,13 +8,16 @@ Training is truncated back-propagation through time over ``streams`` parallel sl
 (documents joined by a blank line): each step reads the next ``window`` characters of every slice, carrying the
 hidden state over (detached).  A run writes a checkpoint (weights, optimiser, position, held-out perplexity) every
 ``checkpoint_minutes`` and at its end; started again on the same folder, it resumes where the checkpoint left off,
-so a long run can span several sessions.  The folder also gets ``charlm.onnx`` (the network up to its hidden
+so a long run can span several sessions; it can run on an accelerator (``device="cuda"``) and resume on CPU, or the
+other way round.  :func:`save_weights` and :func:`load_weights` move a trained model between machines as one compact
+file (half-precision weights and the manifest).  The folder also gets ``charlm.onnx`` (the network up to its hidden
 states) and ``charlm.json`` (vocabulary, settings, perplexity history): inference runs it with onnxruntime
 (:mod:`anonimed.detect.neural.charlm_states`).
 """
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import logging
@@ -53,6 +56,7 @@ class CharLmConfig:
     embedding_dim: int = 32
     hidden: int = 256
     layers: int = 1
+    dropout: float = 0.0  # on the states before the next-character scores (training only; the states are unchanged)
     window: int = 200  # characters a step back-propagates through
     streams: int = 32  # parallel slices of the corpus (the batch)
     learning_rate: float = 2e-3
@@ -65,6 +69,7 @@ class CharLmConfig:
     checkpoint_minutes: float = 5.0
     seed: int = 13
     threads: int = 1
+    device: str = "cpu"  # where torch trains: "cpu", "cuda", "cuda:1"…
 
     def __post_init__(self) -> None:
         if self.direction not in ("forward", "backward"):
@@ -72,6 +77,8 @@ class CharLmConfig:
         for name in ("embedding_dim", "hidden", "layers", "window", "streams", "min_char_count", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), got {self.dropout}")
         if not 0.0 < self.heldout_share < 0.5:
             raise ValueError(f"heldout_share must be in (0, 0.5), got {self.heldout_share}")
 
@@ -88,6 +95,7 @@ class CharLanguageModel(nn.Module):
         super().__init__()
         self.embedding = nn.Embedding(char_count + 2, config.embedding_dim, padding_idx=PAD)
         self.lstm = nn.LSTM(config.embedding_dim, config.hidden, num_layers=config.layers, batch_first=True)
+        self.dropout = nn.Dropout(config.dropout)
         self.decoder = nn.Linear(config.hidden, char_count + 2)
 
     def states(
@@ -101,7 +109,7 @@ class CharLanguageModel(nn.Module):
         self, char_ids: torch.Tensor, carried: tuple[torch.Tensor, torch.Tensor] | None = None
     ) -> tuple[torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
         output, state = self.states(char_ids, carried)
-        return self.decoder(output), state
+        return self.decoder(self.dropout(output)), state
 
 
 class _StatesOnly(nn.Module):
@@ -151,7 +159,7 @@ def _streams(ids: np.ndarray, streams: int) -> torch.Tensor:
 def perplexity(model: CharLanguageModel, ids: np.ndarray, window: int) -> float:
     """Per-character perplexity of ``ids`` read as one stream."""
     model.eval()
-    data = torch.from_numpy(ids).unsqueeze(0)
+    data = torch.from_numpy(ids).unsqueeze(0).to(next(model.parameters()).device)
     total, count, state = 0.0, 0, None
     loss = nn.CrossEntropyLoss(reduction="sum")
     for start in range(0, data.shape[1] - 1, window):
@@ -171,6 +179,7 @@ def train_char_lm(corpus: Iterable[str | Path], out_dir: str | Path, config: Cha
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
+    device = torch.device(config.device)
     checkpoint_path = out_dir / CHECKPOINT_FILE
     manifest_path = out_dir / MANIFEST_FILE
     texts = [text for text in corpus_texts(corpus) if text.strip()]
@@ -188,17 +197,18 @@ def train_char_lm(corpus: Iterable[str | Path], out_dir: str | Path, config: Cha
         chars = build_vocabulary(training_texts, config.min_char_count)
     vocabulary = {char: index + 2 for index, char in enumerate(chars)}
     joined = oriented(DOCUMENT_SEPARATOR.join(training_texts), config.direction)
-    data = _streams(encode(joined, vocabulary), config.streams)
+    data = _streams(encode(joined, vocabulary), config.streams).to(device)
     heldout = encode(oriented(DOCUMENT_SEPARATOR.join(heldout_texts), config.direction), vocabulary)
     heldout = heldout[: config.max_heldout_chars]
 
-    model = CharLanguageModel(len(chars), config)
+    model = CharLanguageModel(len(chars), config).to(device)
     optimiser = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
     position, step, history, trained_seconds = 0, 0, [], 0.0
     if previous is not None and checkpoint_path.is_file():
-        saved = torch.load(checkpoint_path, weights_only=False)
+        saved = torch.load(checkpoint_path, map_location=device, weights_only=False)
         model.load_state_dict(saved["model"])
-        optimiser.load_state_dict(saved["optimiser"])
+        if "optimiser" in saved:  # absent from a checkpoint made by load_weights: Adam starts afresh
+            optimiser.load_state_dict(saved["optimiser"])
         position, step = saved["position"], saved["step"]
         history, trained_seconds = previous.get("history", []), previous.get("trained_seconds", 0.0)
         log.info("resuming at step %d (character %d of each stream)", step, position)
@@ -256,7 +266,41 @@ def train_char_lm(corpus: Iterable[str | Path], out_dir: str | Path, config: Cha
                 return manifest
 
 
+def save_weights(folder: str | Path, path: str | Path) -> None:
+    """One compact file holding a trained model of ``folder``: its manifest and its weights in half precision
+    (a quarter of the checkpoint, which also holds Adam's moments), to move it between machines."""
+    folder = Path(folder)
+    manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    saved = torch.load(folder / CHECKPOINT_FILE, map_location="cpu", weights_only=False)
+    weights = {name: tensor.half() if tensor.is_floating_point() else tensor for name, tensor in saved["model"].items()}
+    buffer = io.BytesIO()
+    torch.save({"manifest": manifest, "model": weights, "position": saved["position"], "step": saved["step"]}, buffer)
+    write_bytes_atomic(Path(path), buffer.getvalue())
+
+
+def load_weights(path: str | Path, folder: str | Path) -> dict[str, Any]:
+    """Make ``folder`` a model folder from a file of :func:`save_weights`: its manifest, ``charlm.onnx`` and a
+    checkpoint that training resumes from (with a fresh optimiser).  Returns the manifest."""
+    folder = Path(folder)
+    if (folder / MANIFEST_FILE).exists():
+        raise FileExistsError(f"{folder}: already holds a character language model")
+    saved = torch.load(Path(path), map_location="cpu", weights_only=False)
+    manifest = saved["manifest"]
+    config = CharLmConfig.from_dict({**manifest["config"], "device": "cpu"})
+    model = CharLanguageModel(len(manifest["chars"]), config)
+    model.load_state_dict({name: tensor.float() for name, tensor in saved["model"].items()})
+    folder.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    torch.save({"model": model.state_dict(), "position": saved["position"], "step": saved["step"]}, buffer)
+    write_bytes_atomic(folder / CHECKPOINT_FILE, buffer.getvalue())
+    _export_onnx(model, folder / NETWORK_FILE)
+    write_text_atomic(folder / MANIFEST_FILE, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
+    return manifest
+
+
 def _export_onnx(model: CharLanguageModel, path: Path) -> None:
+    if next(model.parameters()).device.type != "cpu":
+        model = copy.deepcopy(model).cpu()  # the exporter traces on CPU; training goes on with the original
     was_training = model.training
     model.eval()
     buffer = io.BytesIO()
