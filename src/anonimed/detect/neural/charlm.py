@@ -268,7 +268,7 @@ def train_char_lm(corpus: Iterable[str | Path], out_dir: str | Path, config: Cha
 
 def save_weights(folder: str | Path, path: str | Path) -> None:
     """One compact file holding a trained model of ``folder``: its manifest and its weights in half precision
-    (a quarter of the checkpoint, which also holds Adam's moments), to move it between machines."""
+    (a sixth of the checkpoint, which also holds Adam's two moments in full precision), to move it between machines."""
     folder = Path(folder)
     manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
     saved = torch.load(folder / CHECKPOINT_FILE, map_location="cpu", weights_only=False)
