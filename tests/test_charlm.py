@@ -4,6 +4,7 @@ inference reads matching torch's."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -103,7 +104,7 @@ def test_weights_move_between_machines_as_one_file_and_training_resumes_from_the
 
 def test_dropout_changes_training_only(tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
-    config = CharLmConfig(**{**small_config(steps=5).__dict__, "dropout": 0.3})
+    config = replace(small_config(steps=5), dropout=0.3)
     manifest = train_char_lm([corpus], tmp_path / "lm", config)
     assert manifest["config"]["dropout"] == 0.3
     model = CharLanguageModel(len(manifest["chars"]), config)

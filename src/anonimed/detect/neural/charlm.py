@@ -217,11 +217,10 @@ def train_char_lm(corpus: Iterable[str | Path], out_dir: str | Path, config: Cha
         model_perplexity = perplexity(model, heldout, config.window)
         epochs = round(step * config.window / data.shape[1], 3)
         history.append({"step": step, "epochs": epochs, "perplexity": round(model_perplexity, 4)})
-        torch.save(
+        _save_atomic(
             {"model": model.state_dict(), "optimiser": optimiser.state_dict(), "position": position, "step": step},
-            checkpoint_path.with_suffix(".tmp"),
+            checkpoint_path,
         )
-        checkpoint_path.with_suffix(".tmp").replace(checkpoint_path)
         _export_onnx(model, out_dir / NETWORK_FILE)
         manifest = {
             "kind": "charlm",
@@ -273,9 +272,9 @@ def save_weights(folder: str | Path, path: str | Path) -> None:
     manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
     saved = torch.load(folder / CHECKPOINT_FILE, map_location="cpu", weights_only=False)
     weights = {name: tensor.half() if tensor.is_floating_point() else tensor for name, tensor in saved["model"].items()}
-    buffer = io.BytesIO()
-    torch.save({"manifest": manifest, "model": weights, "position": saved["position"], "step": saved["step"]}, buffer)
-    write_bytes_atomic(Path(path), buffer.getvalue())
+    _save_atomic(
+        {"manifest": manifest, "model": weights, "position": saved["position"], "step": saved["step"]}, Path(path)
+    )
 
 
 def load_weights(path: str | Path, folder: str | Path) -> dict[str, Any]:
@@ -290,12 +289,19 @@ def load_weights(path: str | Path, folder: str | Path) -> dict[str, Any]:
     model = CharLanguageModel(len(manifest["chars"]), config)
     model.load_state_dict({name: tensor.float() for name, tensor in saved["model"].items()})
     folder.mkdir(parents=True, exist_ok=True)
-    buffer = io.BytesIO()
-    torch.save({"model": model.state_dict(), "position": saved["position"], "step": saved["step"]}, buffer)
-    write_bytes_atomic(folder / CHECKPOINT_FILE, buffer.getvalue())
+    _save_atomic(
+        {"model": model.state_dict(), "position": saved["position"], "step": saved["step"]}, folder / CHECKPOINT_FILE
+    )
     _export_onnx(model, folder / NETWORK_FILE)
     write_text_atomic(folder / MANIFEST_FILE, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     return manifest
+
+
+def _save_atomic(value: dict[str, Any], path: Path) -> None:
+    """``torch.save`` to ``path`` without ever leaving a half-written file there."""
+    buffer = io.BytesIO()
+    torch.save(value, buffer)
+    write_bytes_atomic(path, buffer.getvalue())
 
 
 def _export_onnx(model: CharLanguageModel, path: Path) -> None:
