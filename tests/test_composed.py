@@ -6,7 +6,7 @@ import unicodedata
 
 from anonimed.detect.composed import ComposedText
 from anonimed.document import Document, Span
-from anonimed.text.normalize import composed
+from anonimed.text.normalize import composed, detection_form
 
 NAME = "NOMBRE_SUJETO_ASISTENCIA"
 
@@ -34,3 +34,33 @@ def test_a_detector_of_composed_text_finds_a_decomposed_name_on_its_own_characte
     assert [(text[s.start : s.end], s.label) for s in spans] == [(unicodedata.normalize("NFD", "José Muñoz"), NAME)]
     plain = "Paciente: José Muñoz."
     assert ComposedText(_FindsJose()).detect(Document("n", plain)) == _FindsJose().detect(Document("n", plain))
+
+
+def test_the_catalan_geminate_l_is_read_as_ll_and_spans_keep_its_dot() -> None:
+    text = "Pacient: Camil\u00b7la Soler. Residència Els Til\u00b7lers. Cal\u00b7li, a.l."
+    form, starts, ends = detection_form(text)
+    assert form == "Pacient: Camilla Soler. Residència Els Tillers. Calli, a.l."
+    assert len(starts) == len(ends) == len(form)
+    name = form.index("Camilla")
+    assert text[starts[name] : ends[name + len("Camilla") - 1]] == "Camil\u00b7la"
+    first_part = text[starts[name] : ends[name + len("Camil") - 1]]
+    assert first_part == "Camil\u00b7", "the dot goes with the l before it"
+    assert detection_form("Pacient: Camila Soler.") is None
+    decomposed = unicodedata.normalize("NFD", "José Camil\u00b7la")
+    form, starts, ends = detection_form(decomposed)
+    assert form == "José Camilla"
+    assert decomposed[starts[0] : ends[-1]] == decomposed
+
+
+class _FindsCamilla:
+    name = "finds"
+
+    def detect(self, document: Document) -> list[Span]:
+        start = document.text.find("Camilla")
+        return [Span(start, start + len("Camilla Soler"), NAME, 0.9, "finds")] if start >= 0 else []
+
+
+def test_a_detector_finds_a_name_with_a_geminate_l_on_the_note_s_own_characters() -> None:
+    text = "Pacient: Camil\u00b7la Soler, 70 anys."
+    spans = ComposedText(_FindsCamilla()).detect(Document("n", text))
+    assert [text[s.start : s.end] for s in spans] == ["Camil\u00b7la Soler"]

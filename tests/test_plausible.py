@@ -800,3 +800,43 @@ def test_a_number_glued_to_a_phone_key_is_the_phone_and_a_dose_is_no_street() ->
         ),
     )
     assert found == ["928705513", "c/ mayor 3"]
+
+
+def test_a_lone_lower_case_word_is_no_person_in_a_note_that_capitalises_names() -> None:
+    text = (
+        "Pacient: Jordi Font Serra. La font de la febre és urinària. Abdomen moll i depressible. Viu a valencia.\n"
+        "Avisat el dr. cabrera.\n"
+    )
+    found = labelled(
+        text,
+        *spans_of(
+            text,
+            ("Jordi Font Serra", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("font", "NOMBRE_PERSONAL_SANITARIO"),
+            ("moll", "NOMBRE_PERSONAL_SANITARIO"),
+            ("valencia", "TERRITORIO"),
+            ("cabrera", "NOMBRE_PERSONAL_SANITARIO"),
+        ),
+    )
+    assert found == [
+        ("Jordi Font Serra", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("valencia", "TERRITORIO"),
+        ("cabrera", "NOMBRE_PERSONAL_SANITARIO"),
+    ]
+
+
+def test_a_name_does_not_grow_into_another_span() -> None:
+    """A name takes the known surnames after it, but not those that another span already holds."""
+    text = "Dra. Pilar Ferrer Puig\n"
+    alone = labelled(text, *spans_of(text, ("Pilar", "NOMBRE_PERSONAL_SANITARIO")))
+    assert alone == [("Pilar Ferrer Puig", "NOMBRE_PERSONAL_SANITARIO")]
+    found = labelled(
+        text, *spans_of(text, ("Pilar", "NOMBRE_PERSONAL_SANITARIO"), ("Ferrer Puig", "NOMBRE_SUJETO_ASISTENCIA"))
+    )
+    assert found == [("Pilar", "NOMBRE_PERSONAL_SANITARIO"), ("Ferrer Puig", "NOMBRE_SUJETO_ASISTENCIA")]
+
+
+def test_a_date_takes_an_abbreviated_weekday() -> None:
+    text = "visita domiciliària dt 14/5\ncontrol mie. 12/03 i dc 5 de març; dosi 2/3\n"
+    found = kept(text, *spans_of(text, ("14/5", "FECHAS"), ("12/03", "FECHAS"), ("5 de març", "FECHAS")))
+    assert found == ["dt 14/5", "mie. 12/03", "dc 5 de març"]

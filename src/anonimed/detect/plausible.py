@@ -35,7 +35,8 @@ those examples, and each holds for the annotated notes (a test applies them to M
 - **a heading is not a name or a place**: a line in capitals that a span fills (its colon aside), with no
   word that a list of names or places knows (``SOLICITUD DE INTERCONSULTA``, ``CURS CLÍNIC``);
 - **prose in lower case is not a name or a place**: in a note that capitalises its names elsewhere, a lower-case
-  word of four letters or more that no list knows (``firmo el presente``, ``a efectos de su empresa``); in a note
+  word of four letters or more that no list knows (``firmo el presente``, ``a efectos de su empresa``), and no
+  person a lone lower-case common word even if a list of surnames knows it (``la font de la febre``); in a note
   written in lower case, lower-case words of which none is known and one is a common word (``se recomienda q``),
   unless one is neither (``nora olazabal eizaguirre``); there a street needs no capital (``teatinos 180``: a word
   that names something and its number) and an article before a name is kept (``la coruña``);
@@ -83,7 +84,9 @@ Centres (``Hospital del Mar``) and relatives (``su esposa``) are made of common 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cache
 
 from anonimed.detect.base import Detector
@@ -188,7 +191,9 @@ _WORD_AFTER = re.compile(r"[ \t]{1,2}(?P<word>[^\W\d_]+)(?![\w.'’-])")
 # A weekday right before a date, with a comma or not.
 _WEEKDAY_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|dilluns|dimarts|dimecres|dijous"
-    r"|divendres|dissabte|diumenge),?[ \t]+$"
+    r"|divendres|dissabte|diumenge"
+    # and their abbreviations in shift notes (dt 14/5, mie 12/03)
+    r"|(?:dl|dt|dc|dj|dv|ds|dg|lun|mar|mi[eé]|jue|vie|s[aá]b|dom)\.?),?[ \t]+$"
 )
 # A number that an age's digits continue: a time or a decimal (03:12, 3.240).
 _NUMBER_BEFORE = re.compile(r"\d[:.,]")
@@ -407,6 +412,19 @@ def _lower_case_prose(covered: str) -> bool:
     lower-case part of a hyphenated name is none (``Vall-llosera``)."""
     words = _own_words(_HYPHENATED_PART.sub("", covered))
     return any(w.islower() and len(w) >= 4 and not _known(w) for w in words)
+
+
+def _lower_case_word(text: str, span: Span) -> bool:
+    """A lone lower-case common word, even one that a list of surnames knows, with no title before it: a word used
+    as a word (Catalan ``la font de la febre``, ``abdomen moll``; not ``dr. cabrera``).  Said of people only: a town
+    is often written in lower case (``vive en valencia``), a person's name seldom in a note that capitalises names."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    covered = text[span.start : span.end]
+    if not (covered.isalpha() and covered.islower() and covered in CommonWords()):
+        return False
+    before = _WORD.findall(text, max(0, span.start - 12), span.start)
+    return not before or fold(before[-1]) not in _SIGNATURE_OPENERS
 
 
 def _sentence_words(covered: str) -> list[str]:
@@ -1232,7 +1250,8 @@ def _initialled_person(text: str, span: Span) -> Span:
 
 
 def _weekday_before(text: str, span: Span) -> Span:
-    """A date takes the weekday written right before it (``dijous 20/11/2025``, ``martes, 14 de marzo``)."""
+    """A date takes the weekday written right before it (``dijous 20/11/2025``, ``martes, 14 de marzo``, ``dt
+    14/5``)."""
     found = _WEEKDAY_BEFORE.search(text, max(0, span.start - 14), span.start)
     return span if found is None else Span(found.start(), span.end, span.label, span.score, span.source)
 
@@ -1348,6 +1367,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
             and label != STREET
             and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
         )
+        or (label in PERSON_TYPES and capitalised and _lower_case_word(text, span))
     )
 
 
@@ -1355,13 +1375,29 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` without those that cannot be PHI (see the module docstring), cut at their first line break; two spans
     made the same (the parts of one code or date) are kept once."""
     capitalised = _capitalises_names(text)
+    ends = sorted(span.end for span in spans)
+    starts = sorted(span.start for span in spans)
     kept: dict[tuple[int, int], Span] = {}
     for original in spans:
+        # A name that grows (taking the surnames after it) stops where another span begins: Camil·la, a clinician,
+        # did not take the patient's Ferrer Puig after it.  (The parts of a code or a date grow into one another on
+        # purpose: each becomes the whole.)
+        floor = ends[bisect_right(ends, original.start) - 1] if ends[0] <= original.start else 0
+        ceiling = starts[bisect_left(starts, original.end)] if starts[-1] >= original.end else len(text)
         for part in _people(text, original):
             span = _reshaped(text, part)
-            if span is not None and not _implausible(text, span, capitalised):
+            if span is not None and span.label in PERSON_TYPES:
+                span = _grown_up_to(span, original, floor, ceiling)
+            if not (span is None or _implausible(text, span, capitalised)):
                 kept.setdefault((span.start, span.end), span)
     return list(kept.values())
+
+
+def _grown_up_to(span: Span, original: Span, floor: int, ceiling: int) -> Span:
+    """``span``, reshaped from ``original``, not grown on a side where it would pass ``floor`` or ``ceiling``."""
+    start = span.start if span.start >= floor else original.start
+    end = span.end if span.end <= ceiling else original.end
+    return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
 
 
 def _people(text: str, span: Span) -> list[Span]:

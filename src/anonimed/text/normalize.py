@@ -1,14 +1,22 @@
-"""Composed (NFC) text with a map back to the original characters, so that detectors trained on composed text see
-composed text while spans still point at the exact characters of the note as given.
+"""The form of a note that the models read, with a map back to the original characters, so that detectors see the
+spelling they learnt while spans still point at the exact characters of the note as given.
 
-A note typed or exported with decomposed accents (``Jose`` + U+0301) reads the same but is other characters: models
-whose features and vocabularies come from composed text miss much of its PHI
-(:class:`anonimed.detect.composed.ComposedText` runs them on the NFC form and moves their spans back).
+- **Composed (NFC) text**: a note typed or exported with decomposed accents (``Jose`` + U+0301) reads the same but
+  is other characters: models whose features and vocabularies come from composed text miss much of its PHI.
+- **Catalan ``l·l`` read as ``ll``**: the tokenizer cuts words at punctuation, so ``Camil·la``, ``Til·lers`` or
+  ``Paral·lel`` reached the models as three tokens (``Camil``, ``·``, ``la``), the last one an article, and spans
+  stopped inside the word (``Residència Els Til``).
+
+:class:`anonimed.detect.composed.ComposedText` runs the detectors on this form and moves their spans back.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+
+# The middle dot of the Catalan geminate l (and the hyphenation point some keyboards put there), between two l's.
+_GEMINATE_DOT = re.compile(r"(?<=[lL])[\u00b7\u2027](?=[lL])")
 
 
 def composed(text: str) -> tuple[str, list[int], list[int]] | None:
@@ -38,3 +46,19 @@ def composed(text: str) -> tuple[str, list[int], list[int]] | None:
         cluster_start = index
     result = "".join(pieces)
     return (result, starts, ends) if result == unicodedata.normalize("NFC", text) else None
+
+
+def detection_form(text: str) -> tuple[str, list[int], list[int]] | None:
+    """``None`` when the models read ``text`` as it is; otherwise the text they read (composed, the dot of each
+    ``l·l`` left out) and, for each of its characters, where its source starts and ends in ``text`` (a left-out dot
+    belongs to the ``l`` before it, so a span that ends there or goes on covers it)."""
+    mapping = composed(text)
+    form, starts, ends = mapping if mapping is not None else (text, range(len(text)), range(1, len(text) + 1))
+    dots = [match.start() for match in _GEMINATE_DOT.finditer(form)]
+    if not dots:
+        return None if mapping is None else mapping
+    kept_starts, kept_ends = list(starts), list(ends)
+    for dot in reversed(dots):
+        kept_ends[dot - 1] = kept_ends[dot]
+        del kept_starts[dot], kept_ends[dot]
+    return _GEMINATE_DOT.sub("", form), kept_starts, kept_ends
