@@ -1379,22 +1379,23 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
     starts = sorted(span.start for span in spans)
     kept: dict[tuple[int, int], Span] = {}
     for original in spans:
-        # A name that grows (taking the surnames after it) stops where another span begins: Camil·la, a clinician,
-        # did not take the patient's Ferrer Puig after it.  (The parts of a code or a date grow into one another on
-        # purpose: each becomes the whole.)
-        floor = ends[bisect_right(ends, original.start) - 1] if ends[0] <= original.start else 0
-        ceiling = starts[bisect_left(starts, original.end)] if starts[-1] >= original.end else len(text)
         for part in _people(text, original):
             span = _reshaped(text, part)
             if span is not None and span.label in PERSON_TYPES:
-                span = _grown_up_to(span, original, floor, ceiling)
+                span = _grown_up_to(span, original, starts, ends, len(text))
             if not (span is None or _implausible(text, span, capitalised)):
                 kept.setdefault((span.start, span.end), span)
     return list(kept.values())
 
 
-def _grown_up_to(span: Span, original: Span, floor: int, ceiling: int) -> Span:
-    """``span``, reshaped from ``original``, not grown on a side where it would pass ``floor`` or ``ceiling``."""
+def _grown_up_to(span: Span, original: Span, starts: Sequence[int], ends: Sequence[int], length: int) -> Span:
+    """``span``, a name reshaped from ``original``, not grown on a side where it would reach into another span (of
+    the note's, whose sorted ``starts`` and ``ends`` are given): Camil·la, a clinician, does not take the patient's
+    Ferrer Puig after it.  (The parts of a code or a date grow into one another on purpose: each becomes the whole.)"""
+    before = bisect_right(ends, original.start)
+    after = bisect_left(starts, original.end)
+    floor = ends[before - 1] if before else 0
+    ceiling = starts[after] if after < len(starts) else length
     start = span.start if span.start >= floor else original.start
     end = span.end if span.end <= ceiling else original.end
     return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
