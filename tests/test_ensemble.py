@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,62 @@ def test_the_ensemble_is_a_detector_over_its_members() -> None:
         EnsembleDetector(members, Vote({"z": 1}))
     with pytest.raises(ValueError, match="distinct names"):
         EnsembleDetector([members[0], members[0]], Vote({"a": 1}))
+
+
+class _BySentence(_Fixed):
+    """A member that reads sentence by sentence: ``asked`` records the spans it was asked around."""
+
+    def __init__(self, name: str, spans: list[Span]) -> None:
+        super().__init__(name, spans)
+        self.asked: list[list[Span]] = []
+
+    def detect_around(self, document: Document, spans: Sequence[Span]) -> list[Span]:
+        self.asked.append(list(spans))
+        # The sentences of TEXT: "Nombre: Juan Pérez García." (0-26) and "Vive en Madrid." (27-42).
+        sentences = [(0, 26), (27, len(TEXT))]
+        kept = [(a, b) for a, b in sentences if any(s.start < b and s.end > a for s in spans)]
+        return [s for s in self.spans if any(a <= s.start and s.end <= b for a, b in kept)]
+
+
+def test_members_that_cannot_outvote_the_others_alone_read_only_around_what_they_found() -> None:
+    members = [_Fixed("a", [Span(8, 25, NAME, 0.9)]), _BySentence("b", [Span(8, 18, NAME), Span(35, 41, "PAIS")])]
+    # b's share is 1/4: under every threshold, so b alone can make nothing PHI (Madrid is voted out either way).
+    vote = Vote({"a": 3, "b": 1}, 0.3, label_thresholds={"PAIS": 0.5}, soft=True)
+    ensemble = EnsembleDetector(members, vote)
+    assert ensemble.deferred == frozenset({"b"})
+    spans = ensemble.detect(Document("note", TEXT))
+    assert members[1].asked == [[Span(8, 25, NAME, 0.9)]]
+    tokens = tokenize(TEXT)
+    everything = {m.name: (member_tags(tokens, m.spans), token_scores(tokens, m.spans)) for m in members}
+    assert [(s.start, s.end, s.label) for s in spans] == [
+        (s.start, s.end, s.label) for s in vote_tags(tokens, everything, vote, "ensemble")
+    ]
+    # A threshold b could reach alone, or no other member to go first: b reads the whole note.
+    assert EnsembleDetector(members, Vote({"a": 3, "b": 1}, 0.3, label_thresholds={"PAIS": 0.2})).deferred == set()
+    assert EnsembleDetector(members, Vote({"a": 1, "b": 1}, 0.3)).deferred == set()
+    assert EnsembleDetector(members[1:], Vote({"b": 1}, 0.3)).deferred == set()
+
+
+def test_the_default_neural_member_reads_around_spans_as_it_reads_the_whole_note(meddocan: Path) -> None:
+    from anonimed.detect.neural import load_neural
+    from anonimed.models import DEFAULT_MODEL_DIR
+
+    neural = load_neural(DEFAULT_MODEL_DIR / "neural")
+    for document in read_brat_dir(meddocan / "dev" / "brat")[:20]:
+        around = document.spans[::3]  # the sentences of some of the note's PHI
+        whole = neural.detect(document)
+        assert around, document.id
+        expected = [s for s in whole if any(_same_sentence(document.text, s, a) for a in around)]
+        assert neural.detect_around(document, around) == expected, document.id
+        assert neural.detect_around(document, []) == []
+
+
+def _same_sentence(text: str, span: Span, other: Span) -> bool:
+    from anonimed.text.sentences import split_sentences
+
+    return any(
+        a <= span.start and span.end <= b and other.start < b and other.end > a for a, b in split_sentences(text)
+    )
 
 
 def test_train_ensemble_writes_a_folder_that_loads_with_either_vote(meddocan: Path, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from anonimed.detect.base import Detector
+from anonimed.detect.base import Detector, SentenceDetector
 from anonimed.detect.boundaries import tidy
 from anonimed.detect.propagate import propagated
 from anonimed.document import Document, Span
@@ -121,15 +121,40 @@ class EnsembleDetector:
         self.members = list(members)
         self.vote = vote
         self.name = name
+        self.deferred = deferred_members(self.members, vote)
 
     def detect(self, document: Document) -> list[Span]:
         tokens = tokenize(document.text)
         answers = {}
-        for member in self.members:
-            if self.vote.weights.get(member.name, 0.0) > 0:
+        found: list[Span] = []
+        voters = [member for member in self.members if self.vote.weights.get(member.name, 0.0) > 0]
+        for member in voters:
+            if member.name not in self.deferred:
                 spans = member.detect(document)
+                found.extend(spans)
+                answers[member.name] = (member_tags(tokens, spans), token_scores(tokens, spans))
+        for member in voters:
+            if member.name in self.deferred:
+                assert isinstance(member, SentenceDetector)
+                spans = member.detect_around(document, found)
                 answers[member.name] = (member_tags(tokens, spans), token_scores(tokens, spans))
         return tidy(document.text, vote_tags(tokens, answers, self.vote, self.name))
+
+
+def deferred_members(members: Sequence[Detector], vote: Vote) -> frozenset[str]:
+    """The members asked only about the sentences where the others found something: those that read a note sentence
+    by sentence (:class:`SentenceDetector`) when their weights together stay under every threshold of the vote.
+    Alone they can then make no token PHI, so the sentences where no other member found anything are left to the
+    others, and the vote is the same as if every member had read the whole note (the saving is exact: on MEDDOCAN dev
+    two thirds of the tokens lie in sentences where the CRF and the patterns find nothing)."""
+    voting = [member for member in members if vote.weights.get(member.name, 0.0) > 0]
+    candidates = [member.name for member in voting if isinstance(member, SentenceDetector)]
+    if not candidates or len(candidates) == len(voting):
+        return frozenset()
+    total = sum(vote.weights[member.name] for member in voting)
+    # Soft votes weigh a span by its score, at most 1: the candidates' share never exceeds their weights' share.
+    share = sum(vote.weights[name] for name in candidates) / total
+    return frozenset(candidates) if share < min([vote.threshold, *vote.label_thresholds.values()]) else frozenset()
 
 
 class VoteTuner:

@@ -177,12 +177,24 @@ class TokenEncoder:
         return matrix
 
     def encode_note(
-        self, text: str, sentences: Sequence[Sequence[Token]], char_features: CharFeatureFunction | None = None
+        self,
+        text: str,
+        sentences: Sequence[Sequence[Token]],
+        char_features: CharFeatureFunction | None = None,
+        kept: Sequence[int] | None = None,
     ) -> NoteEncoding:
         """The sentences of the note ``text`` (:func:`document_sentences`) encoded once, character LM features
         included when the model reads them; ``char_features`` gives the character encoder's output for token texts
-        (the network cut in two), instead of their characters."""
-        return NoteEncoding(self, sentences, self.char_lm.of_note(text) if self.char_lm else None, char_features)
+        (the network cut in two), instead of their characters.  ``kept``: the indices of the only sentences to
+        encode (the character LMs still read the whole note)."""
+        char_lm = self.char_lm.of_note(text) if self.char_lm else None
+        if kept is not None:
+            if char_lm is not None:
+                lengths = np.array([len(sentence) for sentence in sentences], dtype=np.int64)
+                offsets = np.cumsum(lengths) - lengths
+                char_lm = char_lm[np.concatenate([np.arange(offsets[i], offsets[i] + lengths[i]) for i in kept])]
+            sentences = [sentences[index] for index in kept]
+        return NoteEncoding(self, sentences, char_lm, char_features)
 
     def batch(self, sentences: Sequence[Sequence[Token]], char_lm_rows: Sequence[np.ndarray] | None = None) -> Batch:
         """The batch of ``sentences``; ``char_lm_rows`` are their character LM features (one array a sentence),

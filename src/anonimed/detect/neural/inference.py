@@ -12,6 +12,8 @@ folder is self-contained and can be moved.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -81,6 +83,21 @@ def sentences_to_spans(
         path = paths[index, : len(tokens)]
         spans.extend(tags_to_spans(tokens, list(tag_names[path]), chosen[row, : len(tokens)].tolist(), source))
     return sorted(spans)
+
+
+def sentences_overlapping(sentences: Sequence[Sequence[Token]], spans: Sequence[Span]) -> list[int]:
+    """The indices of the ``sentences`` (in reading order) that share a character with any of ``spans``."""
+    if not spans:
+        return []
+    ordered = sorted((span.start, span.end) for span in spans)
+    starts = [start for start, _ in ordered]
+    furthest = list(itertools.accumulate((end for _, end in ordered), max))  # the furthest end of the first k spans
+    kept = []
+    for index, sentence in enumerate(sentences):
+        before = bisect.bisect_left(starts, sentence[-1].end)  # the spans that start before the sentence ends
+        if before and furthest[before - 1] > sentence[0].start:
+            kept.append(index)
+    return kept
 
 
 class CharFeatureCache:
@@ -158,6 +175,17 @@ class NeuralDetector:
             return []
         note = self.encoder.encode_note(document.text, sentences, self.char_features)
         return sentences_to_spans(sentences, note, self.emissions, self.crf, self.tags, self.name)
+
+    def detect_around(self, document: Document, spans: Sequence[Span]) -> list[Span]:
+        """``detect``'s spans in the sentences that overlap ``spans`` (the network reads each sentence on its own, so
+        they are the same there), the other sentences not read."""
+        sentences = document_sentences(document)
+        kept = sentences_overlapping(sentences, spans)
+        if not kept:
+            return []
+        note = self.encoder.encode_note(document.text, sentences, self.char_features, kept)
+        chosen = [sentences[index] for index in kept]
+        return sentences_to_spans(chosen, note, self.emissions, self.crf, self.tags, self.name)
 
     def detect_all(self, documents: Iterable[Document]) -> dict[str, list[Span]]:
         return {document.id: self.detect(document) for document in documents}
