@@ -111,6 +111,14 @@ def test_a_street_needs_a_street_type_or_a_capitalised_word() -> None:
     assert found == ["Irunlarrea, 3", "c/ rey 14 bajo"]
 
 
+def test_a_street_without_a_number_after_a_town_key_is_the_town() -> None:
+    text = "Domicilio: C/ Gonu, 28, Bajo A. Localidad/ Provincia: Madrid. CP: 28001. Localidad: Av. Sol 3."
+    town = text.index("Madrid")
+    street = text.index("Av. Sol 3")
+    found = plausible(text, [Span(town, town + 6, "CALLE"), Span(street, street + 9, "CALLE")])
+    assert [(text[s.start : s.end], s.label) for s in found] == [("Madrid", "TERRITORIO"), ("Av. Sol 3", "CALLE")]
+
+
 def test_a_phone_number_keeps_its_country_code() -> None:
     text = "Teléfono móvil: +34 676 902 118\nFax: (0034) 93 555 12 12\nTel. 612 345 678"
     mobile = text.index("676")

@@ -1235,6 +1235,22 @@ def _with_the_word_before(text: str, span: Span) -> Span:
     return Span(found.start(), span.end, label, span.score, span.source)
 
 
+_TOWN_KEY_BEFORE = re.compile(
+    r"(?i)(?<!\w)(?:localidad|localitat|provincia|província|municipio|municipi|poblaci[oó]n|població|ciudad|ciutat)"
+    r"[ \t]*[:.][ \t]*$"
+)
+
+
+def _town_after_its_key(text: str, span: Span) -> Span:
+    """A "street" without a number right after a town's key is the town (``Localidad/ Provincia: Madrid``): written
+    on one line after the address, a tagger carries the street on into it."""
+    if any(char.isdigit() for char in text[span.start : span.end]):
+        return span
+    if _TOWN_KEY_BEFORE.search(text, max(0, span.start - 30), span.start) is None:
+        return span
+    return replace(span, label="TERRITORIO")
+
+
 def _initialled_person(text: str, span: Span) -> Span:
     """A "town" written right after an initial is a person's surname, as a report signs it (``R. Morales``): no town
     is written so, but for ``S.``, *San* (``S. Sebastián``); in a note in lower case, ``p. hidalgo``."""
@@ -1285,6 +1301,7 @@ _FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WO
 _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
     (lambda label: True, _first_line),
     (lambda label: True, _first_column),
+    (lambda label: label == STREET, _town_after_its_key),
     (lambda label: label == "TERRITORIO", _initialled_person),
     # Institutions are left alone: companies and faculties in lower case hold none of the heads (carl zeiss meditec).
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _unless_prose),
