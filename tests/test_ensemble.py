@@ -226,6 +226,24 @@ def test_an_ensemble_refit_on_new_members_votes_as_the_tuned_one(meddocan: Path,
     assert json.loads((tmp_path / "refit" / "crf" / "model.json").read_text())["training"]["documents"] == 8
     spans = load_detector(str(tmp_path / "refit"), vote="recall").detect(Document("x", documents[7].text))
     assert spans and all(0 <= s.start < s.end <= len(documents[7].text) for s in spans)
+    chosen = {"balanced": {"weights": {"crf": 1.0, "patterns": 0.25}, "threshold": 0.3, "soft": True}}
+    (tmp_path / "votes.json").write_text(json.dumps(chosen))
+    assert main(["train", "--model", "ensemble", *members, "--votes-from", str(tmp_path / "tuned"), "--votes",
+                 str(tmp_path / "votes.json"), "--out", str(tmp_path / "chosen")]) == 0  # fmt: skip
+    chosen_manifest = json.loads((tmp_path / "chosen" / "model.json").read_text())
+    assert chosen_manifest["votes"]["balanced"]["threshold"] == 0.3
+    assert chosen_manifest["votes"]["recall"] == tuned["votes"]["recall"]
+    assert chosen_manifest["training"]["votes_file"].endswith("votes.json")
+    for bad, message in [("[]", "JSON object"), ('{"balanced": {"weights": {"neural": 1}}}', "not a member"),
+                         ('{"balanced": {"weights": {"crf": 1}, "threshold": 2}}', "threshold"), ("{", "cannot read")]:  # fmt: skip
+        (tmp_path / "bad.json").write_text(bad)
+        with pytest.raises(FormatError, match=message):
+            refit_ensemble_model(
+                {"crf": tmp_path / "crf-all", "patterns": None},
+                tmp_path / "x",
+                tmp_path / "tuned",
+                tmp_path / "bad.json",
+            )
     with pytest.raises(FormatError, match="not for crf, neural"):
         refit_ensemble_model(
             {"crf": tmp_path / "crf-all", "neural": tmp_path / "crf"}, tmp_path / "x", tmp_path / "tuned"

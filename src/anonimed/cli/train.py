@@ -92,6 +92,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="take the votes of this tuned ensemble instead of tuning (members retrained on more data, dev included)",
     )
     ensemble.add_argument(
+        "--votes",
+        metavar="FILE",
+        help="with --votes-from: a JSON file of vote settings by name that replace its votes "
+        "(votes decided on cross-validated folds, e.g. scripts/default-votes.json)",
+    )
+    ensemble.add_argument(
         "--stress-sets",
         nargs="+",
         default=[],
@@ -171,9 +177,14 @@ def _train_ensemble(arguments: argparse.Namespace) -> int:
         if not name or (not folder and name != PATTERNS) or name in members:
             raise ValueError(f"--members {member!r}: give NAME=DIR (distinct names) or the bare name '{PATTERNS}'")
         members[name] = folder or None
+    if arguments.votes and not arguments.votes_from:
+        raise ValueError("--votes replaces the votes of a tuned ensemble: give --votes-from DIR too")
     if arguments.votes_from:
-        votes = refit_ensemble_model(members, arguments.out, arguments.votes_from)
-        print(f"ensemble written to {arguments.out}, voting as {arguments.votes_from}")
+        votes = refit_ensemble_model(members, arguments.out, arguments.votes_from, arguments.votes)
+        origin = (
+            f"{arguments.votes_from} with the votes of {arguments.votes}" if arguments.votes else arguments.votes_from
+        )
+        print(f"ensemble written to {arguments.out}, voting as {origin}")
         print(json.dumps(votes, indent=1))
         return 0
     result = train_ensemble_model(

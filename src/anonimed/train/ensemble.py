@@ -8,10 +8,11 @@ vote is searched (:class:`~anonimed.detect.ensemble.VoteTuner`).
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -122,14 +123,18 @@ def train_ensemble_model(
 
 
 def refit_ensemble_model(
-    member_folders: Mapping[str, str | Path | None], out_dir: str | Path, votes_from: str | Path
+    member_folders: Mapping[str, str | Path | None],
+    out_dir: str | Path,
+    votes_from: str | Path,
+    votes_file: str | Path | None = None,
 ) -> dict[str, Any]:
     """Write an ensemble of ``member_folders`` that votes as the tuned ensemble ``votes_from`` does: no tuning.
 
     The last step of a release build: once members are retrained with the same settings on more data (dev included),
     dev can no longer tune their vote, so they take the vote tuned for their predecessors.  The members must have the
     names of ``votes_from``'s members; its figures are kept in ``tuned_model`` (they are not the new model's).
-    Returns the votes.
+    ``votes_file``: a JSON object of vote settings by name (``{"balanced": {"weights": ...}, ...}``) that replace
+    those of ``votes_from``, for votes decided elsewhere (on cross-validated folds).  Returns the votes.
     """
 
     def tuned(manifest: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, Vote]]:
@@ -141,9 +146,12 @@ def refit_ensemble_model(
         return manifest, {key: Vote.from_dict(values) for key, values in manifest["votes"].items()}
 
     manifest, votes = read_manifest(votes_from, tuned)
+    if votes_file is not None:
+        votes = {**votes, **read_votes(votes_file, member_folders)}
     about = {
         "training": {
             "votes_from": portable_path(votes_from),
+            **({"votes_file": portable_path(votes_file)} if votes_file is not None else {}),
             "members": {
                 name: portable_path(folder) if folder else "built-in" for name, folder in member_folders.items()
             },
@@ -161,6 +169,27 @@ def refit_ensemble_model(
         manifest.get("propagate", False),
     )
     return {key: vote.to_dict() for key, vote in votes.items()}
+
+
+def read_votes(path: str | Path, member_names: Collection[str]) -> dict[str, Vote]:
+    """The vote settings of a JSON file (an object of settings by name), each checked, for members ``member_names``."""
+    path = Path(path)
+    try:
+        values = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise FormatError(path, f"cannot read the votes: {error}") from error
+    if not isinstance(values, dict) or not values:
+        raise FormatError(path, 'expected a JSON object of vote settings by name: {"balanced": {"weights": ...}}')
+    votes = {}
+    for name, settings in values.items():
+        try:
+            votes[name] = Vote.from_dict(settings)
+        except (TypeError, ValueError) as error:
+            raise FormatError(path, f"vote {name!r}: {error}") from error
+        unknown = sorted(set(votes[name].weights) - set(member_names))
+        if unknown:
+            raise FormatError(path, f"vote {name!r} weighs {', '.join(unknown)}, not a member")
+    return votes
 
 
 def _tune_label_thresholds(
