@@ -119,6 +119,15 @@ def test_a_street_without_a_number_after_a_town_key_is_the_town() -> None:
     assert [(text[s.start : s.end], s.label) for s in found] == [("Madrid", "TERRITORIO"), ("Av. Sol 3", "CALLE")]
 
 
+def test_nothing_grows_across_a_line_break() -> None:
+    # "I." ends the line before: an initial right before a name, but on another line (the span stays on its own).
+    text = "ANGLE ALFA 64º. TIPUS I.\nMALUC ESQUERRE\nDr. R. Morales"
+    name = text.index("MALUC")
+    signed = text.index("Morales")
+    found = kept(text, (name, name + 5, "NOMBRE_PERSONAL_SANITARIO"), (signed, signed + 7, "NOMBRE_PERSONAL_SANITARIO"))
+    assert found == ["MALUC", "R. Morales"]
+
+
 def test_a_phone_number_keeps_its_country_code() -> None:
     text = "Teléfono móvil: +34 676 902 118\nFax: (0034) 93 555 12 12\nTel. 612 345 678"
     mobile = text.index("676")

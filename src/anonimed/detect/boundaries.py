@@ -58,14 +58,14 @@ TITLES = ("dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "dña", "don", 
 _TITLE = re.compile(rf"(?:{'|'.join(TITLES)})\.?\s+", re.IGNORECASE)
 _STREET_TYPE = re.compile(
     r"(?<!\w)(?:C/\.?|Calle|Avenida|Avda\.?|Av\.?|Paseo|Pso\.?|Plaza|Pza\.?|Boulevard|Bulevar|Carretera|Ctra\.?"
-    r"|Camino|Ronda|Traves[ií]a|Rúa|Calzada|Glorieta|Pasaje|Carrer|Avinguda|Passeig|Plaça)[ \t]+$",
+    r"|Camino|Ronda|Traves[ií]a|Rúa|Calzada|Glorieta|Pasaje|Carrer|Avinguda|Passeig|Plaça)[ \t]+\Z",
     re.IGNORECASE,
 )
 _LOOK_BACK = 15  # characters: the longest street type and its spaces
 
 
 _POSTAL_KEY_REST = re.compile(r"\.[ \t]?P\.", re.IGNORECASE)  # what follows the "C" of a "C.P." a span ran into
-_UNIT = re.compile(rf"(?<!\w){UNIT}$", re.IGNORECASE)
+_UNIT = re.compile(rf"(?<!\w){UNIT}\Z", re.IGNORECASE)
 _AND_A_HALF = re.compile(r"[ \t]+y[ \t]+medi[oa](?!\w)", re.IGNORECASE)
 _INTERVAL = re.compile(r"\s+(?:a|al|hasta)\s+", re.IGNORECASE)
 # A centre's head word and the type of the centre it starts; inside a name, after a space, it may start a second one.

@@ -105,24 +105,24 @@ CODE_TYPES = NUMBER_TYPES | {"ID_SUJETO_ASISTENCIA"}
 _PHONE_DIGITS = 9
 # Fewer digits make no phone number (48-72h); MEDDOCAN's have eight at least.
 _FEWEST_PHONE_DIGITS = 6
-_GROUP_BEFORE = re.compile(r"(?<![\w/.,+-])\d{2,4}[ .-]$")
+_GROUP_BEFORE = re.compile(r"(?<![\w/.,+-])\d{2,4}[ .-]\Z")
 _GROUP_AFTER = re.compile(r"[ .-]\d{2,4}(?![\w/]|[.,-]?\d)")
 # A country code right before a number: +34, 0034, (+34), (34).
-_COUNTRY_CODE = re.compile(r"(?<![\w+])(?:\+\d{1,3}|00\d{1,3}|\(\+?\d{1,4}\))[ \t.-]?$")
+_COUNTRY_CODE = re.compile(r"(?<![\w+])(?:\+\d{1,3}|00\d{1,3}|\(\+?\d{1,4}\))[ \t.-]?\Z")
 PERSON_TYPES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"})
 PLACE_TYPES = frozenset({"TERRITORIO", "CALLE", "PAIS"})
 STREET = "CALLE"
 # Zipf frequency (wordfreq) from which a word is a common word of Spanish or Catalan.
 COMMON_WORD = 3.5
 _WORD = re.compile(r"[^\W\d_]+")
-_TRAILING_NUMBERS = re.compile(r"(?:[ \t,]+[0-9]+)+$")
+_TRAILING_NUMBERS = re.compile(r"(?:[ \t,]+[0-9]+)+\Z")
 _ALPHANUMERIC = re.compile(r"[^\W_]+")
 # A word glued to a code by a full stop, in lower case: the sentence after it (``45128876k.ve``).
-_GLUED_WORD = re.compile(r"\.[a-zà-ÿ]{2,}$")
+_GLUED_WORD = re.compile(r"\.[a-zà-ÿ]{2,}\Z")
 # Three spaces or a table's bar: a column break, which ends a value as a line break does.
 _COLUMN_BREAK = re.compile(r"[ \t]{3,}|\t|[ \t]*\|")
 # "h." right after a number or a time: the hour, not a hospital (``24 h. Ticagrelor``, ``06:30 H.``).
-_HOUR_BEFORE = re.compile(r"\d[ \t]*$")
+_HOUR_BEFORE = re.compile(r"\d[ \t]*\Z")
 # Titles before a name, in Spanish and Catalan, never names themselves.
 _TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona dña señor señora senyor senyora".split())
 # What opens a signature in a note written in lower case: a title or an abbreviated role (dra, inf, enf, mf).
@@ -178,14 +178,14 @@ _MOST_WORDS = {
 _INITIAL = re.compile(r"[^\W\d_]\.[ \t]?[^\W\d_]")
 # An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.); in lower case before a name
 # in lower case (dra p. hidalgo).
-_INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?$")
+_INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?\Z")
 # In lower case, a letter and a full stop are as often a door or a number (3º a., n. 12): an initial after a title or
 # a role only (dra p. hidalgo, inf m. ventura).
 _TITLED_LOWER_INITIAL_BEFORE = re.compile(
     r"(?<!\w)(?:dr|dra|inf|enf|psicologa|psicologo|psicòloga|psicòleg|matrona|llevadora|ts)\.?[ \t]+"
     r"(?P<initial>[a-ce-rt-z]\.)[ \t]?\Z"
 )
-_INITIAL_NOT_SAN_BEFORE = re.compile(r"(?<![\w.])[A-CE-RT-Z]\.[ \t]?$")
+_INITIAL_NOT_SAN_BEFORE = re.compile(r"(?<![\w.])[A-CE-RT-Z]\.[ \t]?\Z")
 # The next word on the line.
 _WORD_AFTER = re.compile(r"[ \t]{1,2}(?P<word>[^\W\d_]+)(?![\w.'’-])")
 # A weekday right before a date, with a comma or not.
@@ -193,7 +193,7 @@ _WEEKDAY_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|dilluns|dimarts|dimecres|dijous"
     r"|divendres|dissabte|diumenge"
     # and their abbreviations in shift notes (dt 14/5, mie 12/03)
-    r"|(?:dl|dt|dc|dj|dv|ds|dg|lun|mar|mi[eé]|jue|vie|s[aá]b|dom)\.?),?[ \t]+$"
+    r"|(?:dl|dt|dc|dj|dv|ds|dg|lun|mar|mi[eé]|jue|vie|s[aá]b|dom)\.?),?[ \t]+\Z"
 )
 # A number that an age's digits continue: a time or a decimal (03:12, 3.240).
 _NUMBER_BEFORE = re.compile(r"\d[:.,]")
@@ -244,7 +244,7 @@ _RELATIVE_MODIFIERS = re.compile(
 # Catalan's "clean" (ferida neta, apòsit net) is its word for a grandchild too: a grandchild has an article before.
 _CLEAN_OR_GRANDCHILD = frozenset({"net", "neta", "nets", "netes"})
 _DETERMINER_BEFORE = re.compile(
-    r"(?i)\b(?:el|la|els|les|l['’]|seu|seva|seus|seves|meu|meva|un|una|dos|dues|tres|amb|i|nou)[ \t]*$"
+    r"(?i)\b(?:el|la|els|les|l['’]|seu|seva|seus|seves|meu|meva|un|una|dos|dues|tres|amb|i|nou)[ \t]*\Z"
 )
 # Centre names made of generic words only name no centre (Centro de Salud Mental, Hospital de Día).
 _GENERIC_CENTRE_WORDS = frozenset(
@@ -267,7 +267,7 @@ _COMPLEMENT_STOPS = frozenset(
     "en a al amb con y i e o que desde des hasta fins para per por sin ni profesion professio oficio ofici jubilado"
     " jubilada jubilat retirado retirada del la el los las les els su sus seu seva un una uno".split()
 )
-_EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*$")
+_EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*\Z")
 # Spanish and Catalan weekdays (the rules' list also holds Galician ones, whose martes and domingo may name).
 _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
@@ -276,7 +276,7 @@ _GLUED_COMMA = re.compile(r"(?<=[^\W\d_]),(?=[^\W\d_])")
 _HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
-    r"|plazo\s+de|termini\s+de)[ \t]+$"
+    r"|plazo\s+de|termini\s+de)[ \t]+\Z"
 )
 # What a duration says after its number (DM2 de 15 anys d'evolució, dolor de 3 años de evolución).
 _DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:de[ \t]+|d['’])(?:evoluci|duraci|durada|antig|seguimiento|seguiment)")
@@ -287,9 +287,9 @@ _NOT_OCCUPATIONS = frozenset("turnos turno torns torn jornada media completa par
 _DEPARTMENT_AFTER_A_NAME = re.compile(r"[ \t]+(?:del|de|d['’])[ \t]*(?:la[ \t]+|l['’])?(?P<word>[^\W\d_]+)")
 # Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
 # The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
-_HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}$")
+_HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}\Z")
 # A whole hour at a date's end (19/4 08:01): the time a message or an entry was written, no part of the date.
-_WHOLE_HOUR_AT_END = re.compile(r"[ \t,]+\d{1,2}:\d{2}h?$")
+_WHOLE_HOUR_AT_END = re.compile(r"[ \t,]+\d{1,2}:\d{2}h?\Z")
 # A glued full stop and a word: a new sentence typed without a space (8a.otalgia, eap.furosemida).
 _GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbreviation's (h.bellvitge)
 # A unit after a number: a quantity, not a year (escotoma en 4000 Hz).
@@ -297,17 +297,17 @@ _UNIT_AFTER = re.compile(r"[ \t]*(?:hz|khz|mg|mcg|ml|cc|ui|kcal|mmhg|lpm|rpm|kg|
 # Two words joined by y/i (murcia y viene; castilla y leon).
 _WORD_AND_WORD = re.compile(r"(?P<place>[^\W\d_]+)[ \t]+(?:y|i)[ \t]+(?P<word>[^\W\d_]+)")
 # The conjunction and the title of a second person after a name (Sílvia Roura i Dr. Albert Bosch).
-_TITLE_OF_THE_NEXT = re.compile(r"(?i)[ \t]+(?:i|y|e)[ \t]+(?:dr|dra|sr|sra)\.?$")
+_TITLE_OF_THE_NEXT = re.compile(r"(?i)[ \t]+(?:i|y|e)[ \t]+(?:dr|dra|sr|sra)\.?\Z")
 # What a phone number in brackets says about its owner, not a place: (casa), (trabajo).
-_DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\($")
+_DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\(\Z")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
-_EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?$")
+_EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?\Z")
 # A hospital takes h. or hosp., glued or a space before it, but not the h. of an hour (8 h. Percusión); a "town"
 # takes hosp. so, and h. only glued (h.bellvitge): a town after an hour's h. is rarer than one after a full stop.
 _WORD_BEFORE = {
     "FAMILIARES_SUJETO_ASISTENCIA": _EX_BEFORE,
-    "HOSPITAL": re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?$"),
-    "TERRITORIO": re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)$"),
+    "HOSPITAL": re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?\Z"),
+    "TERRITORIO": re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)\Z"),
 }
 # A vital sign's or a scale's abbreviation before its value: temperature, respiratory and heart rate, blood pressure,
 # saturation, pain, coma and performance scales (ECOG 1, NYHA 2).
@@ -319,10 +319,10 @@ _VITAL_SIGN = re.compile(
 _EPONYM_BEFORE = re.compile(
     r"(?i)\b(?:escala|[íi]ndice|[íi]ndex|test|s[íi]ndrome|enfermedad|malaltia|signo|signe|maniobra|criterios?"
     r"|criteris?|clasificaci[óo]n|classificaci[óo]|estadio|grado|grau|fractura|tipo|tipus|biometr[íi]a|regla|f[óo]rmula"
-    r"|reflejo|reflex)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?(?:de|d['’])[ \t]*$"
+    r"|reflejo|reflex)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?(?:de|d['’])[ \t]*\Z"
 )
 # A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
-_CLITIC_BEFORE = re.compile(r"(?i)(?<!\w)(?:es|se|li|els|ens|us|et|em|s['’])[ \t]*$")
+_CLITIC_BEFORE = re.compile(r"(?i)(?<!\w)(?:es|se|li|els|ens|us|et|em|s['’])[ \t]*\Z")
 # The workplace after an occupation: en and an article (trabajador en canteras, without one, is MEDDOCAN's whole span).
 _WORKPLACE = re.compile(r"(?i)[ \t]+en[ \t]+(?:el|la|los|las|un|una)\b")
 # A date written without spaces: 03-ABR-2025, 15/03/2025, 2025-03-15, 03.2025, 20250315.
@@ -353,7 +353,7 @@ _NAME_AND_NUMBER = re.compile(r"[^\W\d_][^\d]*?,?[ \t]*\d{1,4}(?:[ \t]*[,-]?[ \t
 _STREET_WITHOUT_TYPE_WORDS = 6
 # A word of shorthand prose: x (por), q (que).
 _SHORTHAND_WORD = re.compile(r"(?<![\w/])[xq](?![\w/])")
-_DECIMAL_AT_END = re.compile(r"\d[.,]\d{1,2}$")
+_DECIMAL_AT_END = re.compile(r"\d[.,]\d{1,2}\Z")
 _UNIT = re.compile(
     r"(?i:\b(?:mg|ml|dl|mmol|mcg|ui|kg|mmhg|lpm|rpm|min)\b)|\d[.,]\d+[ \t]?g\b|%"
     # Hours after de or c/ (DOLOR EN FOSA ILÍACA DERECHA DE 24 H; cambios posturales c/3h).
@@ -1237,7 +1237,7 @@ def _with_the_word_before(text: str, span: Span) -> Span:
 
 _TOWN_KEY_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:localidad|localitat|provincia|província|municipio|municipi|poblaci[oó]n|població|ciudad|ciutat)"
-    r"[ \t]*[:.][ \t]*$"
+    r"[ \t]*[:.][ \t]*\Z"
 )
 
 
