@@ -1,4 +1,4 @@
-"""The default model's vote re-checked on two folds of the styles development set (issue 20, item 4).
+"""The default model's votes re-checked on two folds of the styles development set (issue 20, item 4).
 
     .venv/bin/python benchmarks/vote_folds.py [--votes scripts/default-votes.json ...] [--work runs/vote-folds]
         [--resume] [--out benchmarks/results/vote-folds.json]
@@ -12,7 +12,7 @@ keep it to some 20 minutes a half), and each candidate vote is scored on the *ot
 shipped BiLSTM-CRF members (which never learnt the styles set).  A candidate wins only if it wins on both halves.
 
 Candidates: ``shipped`` (the default model's ``balanced`` vote) and JSON files of vote settings by name (as
-``anonimed train --model ensemble --votes`` reads them); each file's ``balanced`` vote is scored.  Figures per fold:
+``anonimed train --model ensemble --votes`` reads them); every vote of a file is scored, under its name.  Figures per fold:
 PHI character recall and precision, strict span F1, and the identifying mentions that survive ``deidentify``
 verbatim, from ``styles_eval.measure`` (an ensemble folder votes ``balanced`` in both).
 
@@ -77,7 +77,7 @@ def train_crf(half: Path, synth: Path, out: Path, resume: bool) -> None:
 
 
 def candidate_votes(names: list[str]) -> dict[str, dict[str, Any]]:
-    """Each candidate's balanced vote by name (a file's stem)."""
+    """The votes to score by name: ``shipped`` (the default model's balanced vote) or every vote of a file."""
     shipped = json.loads((DEFAULT_MODEL_DIR / "model.json").read_text(encoding="utf-8"))
     candidates = {}
     for name in names:
@@ -85,9 +85,7 @@ def candidate_votes(names: list[str]) -> dict[str, dict[str, Any]]:
             candidates[name] = shipped["votes"]["balanced"]
         else:
             votes = read_votes(name, [member["name"] for member in shipped["members"]])
-            if "balanced" not in votes:
-                raise SystemExit(f"{name}: no 'balanced' vote to score")
-            candidates[Path(name).stem] = votes["balanced"].to_dict()
+            candidates.update({vote_name: vote.to_dict() for vote_name, vote in votes.items()})
     return candidates
 
 

@@ -132,6 +132,24 @@ def test_members_that_cannot_outvote_the_others_alone_read_only_around_what_they
     assert EnsembleDetector(members[1:], Vote({"b": 1}, 0.3)).deferred == set()
 
 
+def test_the_default_model_s_styles_vote_asks_its_networks_only_around_the_others_spans() -> None:
+    from anonimed.models import DEFAULT_MODEL_DIR, load_member, shared_pattern_detector
+    from anonimed.models.ensemble import load_ensemble
+
+    patterns = shared_pattern_detector()
+    deferred = {}
+    for vote in ("balanced", "recall", "styles"):
+        loaded = load_ensemble(
+            DEFAULT_MODEL_DIR, lambda folder, name: load_member(folder, name, patterns), patterns, vote
+        )
+        deferred[vote] = getattr(loaded, "detector", loaded).deferred  # under its Propagator
+    assert deferred == {"balanced": set(), "recall": set(), "styles": {"neural", "neural2"}}
+    styles = load_detector("default", vote="styles")
+    document = Document("note", "Paciente: Juan Pérez García, 45 años. Vive en Zaragoza.\nRefiere dolor torácico.")
+    found = [document.text[s.start : s.end] for s in styles.detect(document)]
+    assert "Juan Pérez García" in found and "Zaragoza" in found and "dolor" not in " ".join(found)
+
+
 def test_the_default_neural_member_reads_around_spans_as_it_reads_the_whole_note(meddocan: Path) -> None:
     from anonimed.detect.neural import load_neural
     from anonimed.models import DEFAULT_MODEL_DIR

@@ -1,6 +1,6 @@
 """Our model side by side with two peers on the same MEDDOCAN dev notes, in the same run, scored by our scorer.
 
-    .venv/bin/python benchmarks/peers/compare.py [--model default|PATH] [--peers cotik-crf presidio]
+    .venv/bin/python benchmarks/peers/compare.py [--model default|PATH] [--vote VOTE] [--peers cotik-crf presidio]
 
 The peers run in their own venv, never in .venv (their dependencies pin other versions)::
 
@@ -55,19 +55,20 @@ PEERS = {
 }
 
 
-def run_ours(model: str, notes: Path, out: Path) -> dict:
+def run_ours(model: str, vote: str | None, notes: Path, out: Path) -> dict:
     """Our model as ``anonimed predict`` runs it: loaded by the CLI's own loader (which also freezes the loaded model
     out of the garbage collector's reach), then ``predict_dir``."""
     from anonimed.parallel import DetectorSpec
     from anonimed.predict import predict_dir
 
     started = time.perf_counter()
-    detector = DetectorSpec(model).load()
+    detector = DetectorSpec(model, vote).load()
     loaded = time.perf_counter()
     summary = predict_dir(detector, notes, out)
     finished = time.perf_counter()
     with tempfile.TemporaryDirectory() as whole_out:
         command = [str(ROOT / ".venv" / "bin" / "anonimed"), "predict", str(notes), whole_out, "--model", model]
+        command += ["--vote", vote] if vote else []
         process_seconds = timed_process([*command, "--jobs", "1", "--quiet"])
     return {
         "load_seconds": loaded - started,
@@ -161,6 +162,7 @@ def markdown(rows: list[dict]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", default="default", help="our model: 'default' or a model folder")
+    parser.add_argument("--vote", default=None, help="our ensemble's vote setting (default: predict's, balanced)")
     parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=list(PEERS))
     parser.add_argument("--data", type=Path, default=MEDDOCAN, help="the MEDDOCAN folder")
     parser.add_argument("--output", type=Path, default=ROOT / "benchmarks" / "results" / "peers.json")
@@ -170,13 +172,14 @@ def main() -> int:
     sentence_counts = read_sentence_counts(arguments.data / "dev" / "sentences", [d.id for d in gold])
     tokens = sum(len(tokenize(read_text(d.metadata["path"]))) for d in gold)
     ours_name = "anonimed " + (arguments.model if arguments.model == "default" else Path(arguments.model).name)
+    ours_name += f" ({arguments.vote})" if arguments.vote else ""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for system in [ours_name, *arguments.peers]:
             out = Path(folder) / system.replace(" ", "-")
             out.mkdir()
             if system == ours_name:
-                timing = run_ours(arguments.model, notes, out)
+                timing = run_ours(arguments.model, arguments.vote, notes, out)
             else:
                 timing = run_peer(system, train, notes, out)
             rows.append(row(system, timing, gold, out, sentence_counts, tokens))

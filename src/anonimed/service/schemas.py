@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-Vote = Literal["balanced", "recall"]
+Vote = Literal["balanced", "recall", "styles"]
 
 
 def _checked_text(text: str) -> str:
