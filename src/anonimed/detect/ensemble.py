@@ -122,22 +122,23 @@ class EnsembleDetector:
         self.vote = vote
         self.name = name
         self.deferred = deferred_members(self.members, vote)
+        voters = [member for member in self.members if vote.weights.get(member.name, 0.0) > 0]
+        self._first = [member for member in voters if member.name not in self.deferred]
+        self._around = [
+            member for member in voters if isinstance(member, SentenceDetector) and member.name in self.deferred
+        ]
 
     def detect(self, document: Document) -> list[Span]:
         tokens = tokenize(document.text)
         answers = {}
         found: list[Span] = []
-        voters = [member for member in self.members if self.vote.weights.get(member.name, 0.0) > 0]
-        for member in voters:
-            if member.name not in self.deferred:
-                spans = member.detect(document)
-                found.extend(spans)
-                answers[member.name] = (member_tags(tokens, spans), token_scores(tokens, spans))
-        for member in voters:
-            if member.name in self.deferred:
-                assert isinstance(member, SentenceDetector)
-                spans = member.detect_around(document, found)
-                answers[member.name] = (member_tags(tokens, spans), token_scores(tokens, spans))
+        for member in self._first:
+            spans = member.detect(document)
+            found.extend(spans)
+            answers[member.name] = (member_tags(tokens, spans), token_scores(tokens, spans))
+        for reader in self._around:
+            spans = reader.detect_around(document, found)
+            answers[reader.name] = (member_tags(tokens, spans), token_scores(tokens, spans))
         return tidy(document.text, vote_tags(tokens, answers, self.vote, self.name))
 
 
