@@ -423,8 +423,16 @@ def _lower_case_word(text: str, span: Span) -> bool:
     covered = text[span.start : span.end]
     if not (covered.isalpha() and covered.islower() and covered in CommonWords()):
         return False
-    before = _WORD.findall(text, max(0, span.start - 12), span.start)
-    return not before or fold(before[-1]) not in _SIGNATURE_OPENERS
+    return not _after_a_title(text, span)
+
+
+def _after_a_title(text: str, span: Span) -> bool:
+    """Whether a title or a role (``dra.``, ``inf.``) stands right before the span, perhaps with an initial between
+    them (``dr. cabrera``, ``dra. s.`` + ``puigvert``): a signature, its name in lower case as the note writes it."""
+    before = _WORD.findall(text, max(0, span.start - 16), span.start)
+    if before and len(before[-1]) == 1:  # an initial
+        before.pop()
+    return bool(before) and fold(before[-1]) in _SIGNATURE_OPENERS
 
 
 def _sentence_words(covered: str) -> list[str]:
@@ -1383,6 +1391,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
             names_or_places
             and label != STREET
             and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
+            and not (label in PERSON_TYPES and _after_a_title(text, span))
         )
         or (label in PERSON_TYPES and capitalised and _lower_case_word(text, span))
     )
