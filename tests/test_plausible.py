@@ -119,6 +119,16 @@ def test_a_street_without_a_number_after_a_town_key_is_the_town() -> None:
     assert [(text[s.start : s.end], s.label) for s in found] == [("Madrid", "TERRITORIO"), ("Av. Sol 3", "CALLE")]
 
 
+def test_a_lower_case_name_after_a_title_is_a_signature_in_a_capitalised_note() -> None:
+    text = "Viu amb la filla Montse al carrer Major.\ndra. s. puigvert - cap banyoles\nla font de la febre"
+    signed = text.index("s. puigvert")
+    prose = text.index("font de la febre")
+    found = kept(
+        text, (signed, signed + 11, "NOMBRE_PERSONAL_SANITARIO"), (prose, prose + 16, "NOMBRE_SUJETO_ASISTENCIA")
+    )
+    assert found == ["s. puigvert"]
+
+
 def test_nothing_grows_across_a_line_break() -> None:
     # "I." ends the line before: an initial right before a name, but on another line (the span stays on its own).
     text = "ANGLE ALFA 64º. TIPUS I.\nMALUC ESQUERRE\nDr. R. Morales"
