@@ -152,6 +152,20 @@ def test_onnx_emissions_and_spans_equal_torch(random_model):
     assert total > 0, "the sharpened random model should tag something"
 
 
+def test_reading_around_spans_gives_the_whole_note_s_spans_in_those_sentences(random_model):
+    # The character LMs read the whole note; the network only the sentences kept: their rows must be those sentences'.
+    folder, *_ = random_model
+    detector = load_neural(folder)
+    compared = 0
+    for note in random_model[-1]:
+        sentences = document_sentences(note)
+        around = [Span(sentence[0].start, sentence[-1].end, "FECHAS") for sentence in sentences[1::2]]
+        expected = [s for s in detector.detect(note) if any(a.start <= s.start and s.end <= a.end for a in around)]
+        assert detector.detect_around(note, around) == expected
+        compared += len(expected)
+    assert compared > 0, "the sharpened random model should tag something in the kept sentences"
+
+
 def test_a_folder_written_before_the_network_was_cut_is_refused_then_cut_by_the_script(random_model, tmp_path, capsys):
     folder, tagger, _, encoder, notes = random_model
     old = tmp_path / "old"

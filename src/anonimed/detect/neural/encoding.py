@@ -189,10 +189,9 @@ class TokenEncoder:
         encode (the character LMs still read the whole note)."""
         char_lm = self.char_lm.of_note(text) if self.char_lm else None
         if kept is not None:
-            if char_lm is not None:
-                lengths = np.array([len(sentence) for sentence in sentences], dtype=np.int64)
-                offsets = np.cumsum(lengths) - lengths
-                char_lm = char_lm[np.concatenate([np.arange(offsets[i], offsets[i] + lengths[i]) for i in kept])]
+            if char_lm is not None:  # the rows of the kept sentences' tokens, in order
+                firsts = np.cumsum([0, *map(len, sentences)])
+                char_lm = np.concatenate([char_lm[firsts[index] : firsts[index + 1]] for index in kept])
             sentences = [sentences[index] for index in kept]
         return NoteEncoding(self, sentences, char_lm, char_features)
 
