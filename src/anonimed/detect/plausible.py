@@ -310,9 +310,12 @@ _WORD_BEFORE = {
     "TERRITORIO": re.compile(r"(?i)(?<![\w.])(?:hosp\.[ \t]?|h\.)\Z"),
 }
 # A vital sign's or a scale's abbreviation before its value: temperature, respiratory and heart rate, blood pressure,
-# saturation, pain, coma and performance scales (ECOG 1, NYHA 2).
+# saturation, pain, coma and performance scales (ECOG 1, NYHA 2), and the scales of geriatric and nursing assessment
+# (Barthel 25, MNA 19, Tinetti 12: not a street and its number).
 _VITAL_SIGN = re.compile(
-    r"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c)[ \t:]*\d"
+    r"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c"
+    r"|barthel|tinetti|mna|pfeiffer|lawton|norton|braden|emina|downton|karnofsky|nihss|rankin|mmse|mec|katz|pps"
+    r"|charlson|zarit|yesavage|glasgow|apgar|epworth|hamilton|fagerstrom|morisky)[ \t:]*\d"
 )
 # The head of a clinical eponym, a scale or a criterion, then de: the capitalised word after it names a person or a
 # place only as an eponym (fractura de Colles, criterios de Seattle, criteris de Lugano, tipus II de Bigliani).
@@ -501,10 +504,11 @@ def _words_of_a_heading(text: str, span: Span) -> bool:
         return False
     if _WORD.findall(line) == _WORD.findall(text, span.start, span.end):
         return False
-    # Values listed on one line are parted by punctuation (SAN LUCAS, COYOACAN, CDMX.); a heading's words are not.
+    # Values listed on one line are parted by punctuation (SAN LUCAS, COYOACAN, CDMX.; HOSPITAL CAN MISSES - EIVISSA);
+    # a heading's words are not.
     before = text[line_start : span.start].rstrip(" \t")
     after = text[span.end : line_end].lstrip(" \t")
-    if before[-1:] in (",", ".", ";") or after[:1] in (",", ".", ";"):
+    if before[-1:] in (",", ".", ";", "-", "–", "·") or after[:1] in (",", ".", ";"):
         return False
     words = [w.lower() for w in _own_words(text[span.start : span.end]) if len(w) >= 4]
     common = CommonWords()
@@ -824,7 +828,8 @@ def _kinship_of_a_role(text: str, span: Span) -> bool:
 
 
 def _vital_sign(covered: str) -> bool:
-    """A "code" that is a vital sign's abbreviation and its value (``T 37``, ``FR 58``, ``TA 120``)."""
+    """A "code" or a "street" that is a vital sign's abbreviation or a scale's name and its value (``T 37``, ``FR 58``,
+    ``Barthel 25``)."""
     return _VITAL_SIGN.match(covered) is not None
 
 
