@@ -87,8 +87,9 @@ for stage in $STAGES; do
         members self-dev "{\"max_epochs\": $(epochs runs/neural/dismed-layouts-self-s13), \"max_minutes\": 90}" \
             "{\"max_epochs\": $(epochs runs/neural/dismed-self-s7), \"max_minutes\": 90}" "runs/synth benchmarks/styles" \
             "$M/train/brat" "$M/dev/brat" runs/pseudo/relabelled
-        # Stage 2's votes, and the styles vote chosen on two folds of the styles set (benchmarks/vote_folds.py),
-        # which the CRF now learns and dev cannot weigh.
+        # Stage 2's votes, the styles vote chosen on two folds of the styles set (benchmarks/vote_folds.py), which
+        # the CRF now learns and dev cannot weigh, and balanced as stage 2 tuned it with neural2 deferred (read only
+        # around the other members' spans; chosen on the same folds): scripts/default-votes.json.
         $A train --model ensemble --votes-from runs/ensemble/self --votes scripts/default-votes.json \
             --out src/anonimed/models/default \
             --members crf=runs/crf/layouts-self-dev neural=runs/neural/dismed-layouts-self-dev-s13 \

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from anonimed.detect.crf import CrfSettings
-from anonimed.detect.ensemble import EnsembleDetector, Vote, member_tags, token_scores, vote_tags
+from anonimed.detect.ensemble import EnsembleDetector, Vote, VoteTuner, member_tags, token_scores, vote_tags
 from anonimed.detect.features import FeatureConfig
 from anonimed.detect.propagate import Propagator
 from anonimed.document import Document, Span
@@ -132,6 +133,28 @@ def test_members_that_cannot_outvote_the_others_alone_read_only_around_what_they
     assert EnsembleDetector(members[1:], Vote({"b": 1}, 0.3)).deferred == set()
 
 
+def test_a_vote_may_defer_a_member_that_could_outvote_the_others_and_the_tuner_scores_it_so() -> None:
+    members = [_Fixed("a", [Span(8, 25, NAME, 0.9)]), _BySentence("b", [Span(8, 18, NAME), Span(35, 41, "PAIS")])]
+    vote = Vote({"a": 1, "b": 1}, 0.3, soft=True, deferred=("b",))
+    assert Vote.from_dict(vote.to_dict()) == vote and vote.to_dict()["deferred"] == ["b"]
+    assert "deferred" not in Vote({"a": 1}).to_dict()  # folders written before the field read the same
+    ensemble = EnsembleDetector(members, vote)
+    assert ensemble.deferred == frozenset({"b"})
+    spans = ensemble.detect(Document("note", TEXT))
+    # b alone would make Madrid PHI (its share 1/2); deferred, it is not asked about that sentence.
+    assert [TEXT[s.start : s.end] for s in spans] == ["Juan Pérez García"]
+    assert members[1].asked == [[Span(8, 25, NAME, 0.9)]]
+    tuner = VoteTuner([Document("note", TEXT)], {m.name: {"note": m.spans} for m in members})
+    assert tuner.predictions(vote)["note"] == spans
+    assert len(tuner.predictions(replace(vote, deferred=()))["note"]) == 2
+    with pytest.raises(ValueError, match="without a weight"):
+        Vote({"a": 1}, deferred=("b",))
+    with pytest.raises(ValueError, match="every member"):
+        Vote({"a": 1, "b": 1}, deferred=("a", "b"))
+    with pytest.raises(ValueError, match="sentence by sentence"):
+        EnsembleDetector(members, Vote({"a": 1, "b": 1}, deferred=("a",)))
+
+
 def test_the_default_model_s_styles_vote_asks_its_networks_only_around_the_others_spans() -> None:
     from anonimed.models import DEFAULT_MODEL_DIR, load_member, shared_pattern_detector
     from anonimed.models.ensemble import load_ensemble
@@ -143,7 +166,8 @@ def test_the_default_model_s_styles_vote_asks_its_networks_only_around_the_other
             DEFAULT_MODEL_DIR, lambda folder, name: load_member(folder, name, patterns), patterns, vote
         )
         deferred[vote] = getattr(loaded, "detector", loaded).deferred  # under its Propagator
-    assert deferred == {"balanced": set(), "recall": set(), "styles": {"neural", "neural2"}}
+    # balanced defers its second network by choice (measured on folds of the styles set), styles both exactly.
+    assert deferred == {"balanced": {"neural2"}, "recall": set(), "styles": {"neural", "neural2"}}
     styles = load_detector("default", vote="styles")
     document = Document("note", "Paciente: Juan Pérez García, 45 años. Vive en Zaragoza.\nRefiere dolor torácico.")
     found = [document.text[s.start : s.end] for s in styles.detect(document)]

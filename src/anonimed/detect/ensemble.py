@@ -31,22 +31,41 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Vote:
-    """``weights`` by member name (the detector's ``name``); a member without a weight has no say."""
+    """``weights`` by member name (the detector's ``name``); a member without a weight has no say.
+
+    ``deferred`` names members that read sentence by sentence and are asked only about the sentences where the other
+    members found something, even where their weight could make PHI alone: a saving of time that may change the
+    vote (a span such a member alone would have found in a sentence no other member touches is lost), so it is
+    chosen on measured notes.  Members whose weight cannot reach any threshold are deferred anyway, exactly (see
+    :func:`deferred_members`)."""
 
     weights: Mapping[str, float]
     threshold: float = 0.5
     label_thresholds: Mapping[str, float] = field(default_factory=dict)
     soft: bool = False
+    deferred: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.weights or any(w < 0 for w in self.weights.values()) or sum(self.weights.values()) <= 0:
             raise ValueError(f"vote weights must be >= 0 and not all 0, got {dict(self.weights)}")
+        object.__setattr__(self, "deferred", tuple(self.deferred))  # a JSON list read back
+        unweighted = [name for name in self.deferred if self.weights.get(name, 0.0) <= 0]
+        if unweighted:
+            raise ValueError(f"vote deferred member(s) without a weight: {', '.join(unweighted)}")
+        if self.deferred and set(self.deferred) >= {name for name, w in self.weights.items() if w > 0}:
+            raise ValueError("a vote cannot defer every member: some member must read the whole note")
         for name, value in [("threshold", self.threshold), *self.label_thresholds.items()]:
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"vote threshold {name} must be in (0, 1], got {value}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {key: dict(value) if isinstance(value, Mapping) else value for key, value in asdict(self).items()}
+        values = asdict(self)
+        if not self.deferred:
+            del values["deferred"]  # model folders written before the field read the same
+        return {
+            key: dict(value) if isinstance(value, Mapping) else list(value) if isinstance(value, tuple) else value
+            for key, value in values.items()
+        }
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> Vote:
@@ -121,7 +140,11 @@ class EnsembleDetector:
         self.members = list(members)
         self.vote = vote
         self.name = name
-        self.deferred = deferred_members(self.members, vote)
+        self.deferred = deferred_members(self.members, vote) | frozenset(vote.deferred)
+        readers = {member.name for member in self.members if isinstance(member, SentenceDetector)}
+        unable = sorted(set(vote.deferred) - readers)
+        if unable:
+            raise ValueError(f"vote defers {', '.join(unable)}, which do(es) not read sentence by sentence")
         voters = [member for member in self.members if vote.weights.get(member.name, 0.0) > 0]
         self._first = [member for member in voters if member.name not in self.deferred]
         self._around = [
@@ -172,6 +195,7 @@ class VoteTuner:
     ) -> None:
         self.gold = list(gold)
         self.sentence_counts = sentence_counts
+        self._answers = answers
         self._prepared = []
         for document in self.gold:
             tokens = tokenize(document.text)
@@ -190,9 +214,32 @@ class VoteTuner:
         for document, (document_id, tokens, members) in zip(self.gold, self._prepared):
             if document_ids is None or document_id in document_ids:
                 voters = {n: m for n, m in members.items() if vote.weights.get(n, 0.0) > 0}
+                if vote.deferred:
+                    voters.update(self._answered_around(document, tokens, vote))
                 spans = tidy(document.text, vote_tags(tokens, voters, vote, "ensemble"))
                 result[document_id] = sorted(spans + propagated(document.text, spans)) if propagate else spans
         return result
+
+    def _answered_around(
+        self, document: Document, tokens: Sequence[Token], vote: Vote
+    ) -> dict[str, tuple[list[str], list[float]]]:
+        """The tags and scores of ``vote``'s deferred members as they answer when asked only about the sentences
+        where the other voters found something (what :class:`EnsembleDetector` asks them)."""
+        from anonimed.detect.neural.inference import document_sentences, sentences_overlapping
+
+        first = [
+            span
+            for name, spans in self._answers.items()
+            if vote.weights.get(name, 0.0) > 0 and name not in vote.deferred
+            for span in spans[document.id]
+        ]
+        sentences = document_sentences(document)
+        kept = [(sentences[i][0].start, sentences[i][-1].end) for i in sentences_overlapping(sentences, first)]
+        answered = {}
+        for name in vote.deferred:
+            spans = [s for s in self._answers[name][document.id] if any(a <= s.start < b for a, b in kept)]
+            answered[name] = (member_tags(tokens, spans), token_scores(tokens, spans))
+        return answered
 
     def report(
         self, vote: Vote, document_ids: Collection[str] | None = None, propagate: bool = False
