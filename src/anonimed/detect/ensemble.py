@@ -144,7 +144,7 @@ class EnsembleDetector:
         readers = {member.name for member in self.members if isinstance(member, SentenceDetector)}
         unable = sorted(set(vote.deferred) - readers)
         if unable:
-            raise ValueError(f"vote defers {', '.join(unable)}, which do(es) not read sentence by sentence")
+            raise ValueError(f"vote defers {', '.join(unable)}: only members that read sentence by sentence can be")
         voters = [member for member in self.members if vote.weights.get(member.name, 0.0) > 0]
         self._first = [member for member in voters if member.name not in self.deferred]
         self._around = [
