@@ -399,6 +399,16 @@ def test_matching_shortcuts_change_no_match() -> None:
                     assert index.holds(condition, position) == holds(condition, view, rules.gazetteers)
 
 
+def test_anchors_are_words_rather_than_punctuation() -> None:
+    """A start is tried only near the tokens a rule needs: for ``h.`` that is the ``h``, not the full stop found on
+    every line (the choice saves time only; the test above shows that it changes no match)."""
+    rule = next(c for c in load_rules("default").compiled if c.rule.name == "hospital-abbreviation-in-lower-case")
+    words = {
+        word for condition, _, _ in rule.anchors[0] for word in condition.text or condition.lower or condition.fold
+    }
+    assert {"h", "hosp", "hgu"} <= words and "." not in words
+
+
 def test_equal_conditions_are_one_object(tmp_path: Path) -> None:
     """The matcher keeps a condition's answers by its identity: a condition written twice (or through a YAML anchor)
     is parsed into one object, so that its answers are shared, and different conditions stay apart."""

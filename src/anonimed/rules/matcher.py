@@ -430,13 +430,14 @@ def _needed(element: Element) -> list[Reach]:
         return [(element.condition, 0, 0)] if _selective(element.condition) else []
     needed: list[Reach] = []
     for alternative in element.alternatives:
-        # The last one an alternative must meet: its first is often a common word (the "de" of "de historia").
+        # The last one an alternative must meet that is no punctuation mark: its first is often a common word (the
+        # "de" of "de historia"), and the "." of "h ." is on every line.
         last: list[Reach] = []
         nearest = farthest = 0
         for nested in alternative:
             if nested.low > 0:
                 inner = _needed(nested)
-                if inner:
+                if inner and not (last and all(_punctuation(condition) for condition, _, _ in inner)):
                     last = [(condition, nearest + low, farthest + high) for condition, low, high in inner]
             low, high = _length_bounds(nested)
             nearest, farthest = nearest + low, farthest + high
@@ -444,6 +445,12 @@ def _needed(element: Element) -> list[Reach]:
             return []
         needed.extend(last)
     return needed
+
+
+def _punctuation(condition: TokenCondition) -> bool:
+    """Whether ``condition`` only takes punctuation marks (``text: [".", ","]``)."""
+    words = condition.text or condition.lower or condition.fold
+    return bool(words) and not condition.gazetteers and all(not any(c.isalnum() for c in word) for word in words)
 
 
 @dataclass(frozen=True)
