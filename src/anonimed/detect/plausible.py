@@ -195,6 +195,9 @@ _WEEKDAY_BEFORE = re.compile(
     # and their abbreviations in shift notes (dt 14/5, mie 12/03)
     r"|(?:dl|dt|dc|dj|dv|ds|dg|lun|mar|mi[eé]|jue|vie|s[aá]b|dom)\.?),?[ \t]+\Z"
 )
+# Catalan Tuesday's abbreviation, in lower case (dm 18/2), and a day and a month written in figures.
+_DIMARTS_BEFORE = re.compile(r"(?<!\w)dm,?[ \t]+\Z")
+_DAY_AND_MONTH = re.compile(r"\d{1,2}[/.-]\d{1,2}(?![\d])")
 # A number that an age's digits continue: a time or a decimal (03:12, 3.240).
 _NUMBER_BEFORE = re.compile(r"\d[:.,]")
 _NUMBER_AFTER = re.compile(r"[:.,]\d")
@@ -273,6 +276,8 @@ _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 )
 _GLUED_COMMA = re.compile(r"(?<=[^\W\d_]),(?=[^\W\d_])")
+# A comma glued to a town after a street's number (or its floor): the town runs to the span's end, with no figure.
+_GLUED_TOWN = re.compile(r"(?<=\w),(?=[^\W\d_]{3,}[^\d,]*\Z)")
 _HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
@@ -964,6 +969,13 @@ def _before_a_glued_comma(text: str, span: Span) -> Span | None:
     return _before_first(_GLUED_COMMA, text, span)
 
 
+def _before_a_glued_town(text: str, span: Span) -> Span:
+    """A street ends before a comma glued to the town that follows its number (``c/ des born 7,inca``): the town is a
+    place of its own (a street's own parts after a comma hold figures: ``41,3º 2ª``)."""
+    found = _GLUED_TOWN.search(text, span.start, span.end)
+    return span if found is None else Span(span.start, found.start(), span.label, span.score, span.source)
+
+
 def _after_a_glued_phone_key(text: str, span: Span) -> Span:
     """A number glued to the key of a phone (``tlf688-402-917``) is the phone number, without the key."""
     key = _GLUED_PHONE_KEY.match(text, span.start, span.end)
@@ -1280,8 +1292,10 @@ def _initialled_person(text: str, span: Span) -> Span:
 
 def _weekday_before(text: str, span: Span) -> Span:
     """A date takes the weekday written right before it (``dijous 20/11/2025``, ``martes, 14 de marzo``, ``dt
-    14/5``)."""
+    14/5``; Catalan ``dm`` only in lower case before a day and a month: elsewhere it is diabetes, ``DM 2015``)."""
     found = _WEEKDAY_BEFORE.search(text, max(0, span.start - 14), span.start)
+    if found is None and _DAY_AND_MONTH.match(text, span.start, span.end):
+        found = _DIMARTS_BEFORE.search(text, max(0, span.start - 4), span.start)
     return span if found is None else Span(found.start(), span.end, span.label, span.score, span.source)
 
 
@@ -1295,10 +1309,29 @@ def _first_line(text: str, span: Span) -> Span | None:
 
 
 def _is_key(text: str, span: Span) -> bool:
+    """A span before a colon that opens its line, or that ends a key in capitals (``DATA DEL TRASLLAT:``, ``MÉDICO
+    QUE TRASLADA:``: words in capitals before it on the line, no title, no figure, and no word of the span that a
+    list of names or places knows: ``REMITE JUAN LÓPEZ:`` stays a name)."""
+    if re.match(r"[ \t]*:", text[span.end :]) is None:
+        return False
     line_start = text.rfind("\n", 0, span.start) + 1
-    return not text[line_start : span.start].strip() and re.match(r"[ \t]*:", text[span.end :]) is not None
+    before = text[line_start : span.start]
+    if not before.strip():
+        return True
+    words = _WORD.findall(before)
+    return (
+        _KEY_IN_CAPITALS.fullmatch(before) is not None
+        and text[span.start : span.end].isupper()
+        and not any(_known(word) for word in _own_words(text[span.start : span.end]))
+        and len(words) <= 4
+        and not any(fold(word) in _TITLE_WORDS for word in words)
+    )
 
 
+# The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
+_COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
+# The words in capitals that open a key before its last word (DATA DEL, MÉDICO QUE, Nº).
+_KEY_IN_CAPITALS = re.compile(r"[ \t]*(?:[^\W\d_a-zà-ÿ]+\.?|Nº|N\.º)(?:[ \t]+[^\W\d_a-zà-ÿ]+\.?)*[ \t]+")
 _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
 _CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
 _CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp hu hg hgu huc hcu hup huv csm csma".split())
@@ -1315,6 +1348,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: True, _first_line),
     (lambda label: True, _first_column),
     (lambda label: label == STREET, _town_after_its_key),
+    (lambda label: label == STREET, _before_a_glued_town),
     (lambda label: label == "TERRITORIO", _initialled_person),
     # Institutions are left alone: companies and faculties in lower case hold none of the heads (carl zeiss meditec).
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _unless_prose),
@@ -1388,6 +1422,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         or (label == "PROFESION" and _not_an_occupation(covered))
+        or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
         or (label == "FECHAS" and _quantity(text, span))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _department_only(covered))
