@@ -220,7 +220,8 @@ def test_train_ensemble_writes_a_folder_that_loads_with_either_vote(meddocan: Pa
     assert (tmp_path / "ensemble" / "crf" / "model.crfsuite").is_file()
     assert result["recall"]["subtask2_merged"]["recall"] >= result["balanced"]["subtask2_merged"]["recall"]
     assert manifest["propagate"] is True
-    loaded = load_detector(str(tmp_path / "ensemble")).detector  # ComposedText → PlausibleSpans → the vote's chain
+    # ComposedText → propagation after the checks → PlausibleSpans → the vote's chain
+    loaded = load_detector(str(tmp_path / "ensemble")).detector.detector
     assert isinstance(loaded.detector, Propagator), "other mentions are added"
     note = Document("x", documents[10].text)
     for vote in (None, "balanced", "recall"):

@@ -114,3 +114,30 @@ def test_a_text_whose_letters_lower_case_otherwise_than_re_folds_them_is_searche
     assert _lowers_as_regex("Clínica Sagunto, 3 µg • “alta”")
     assert not _lowers_as_regex("Roſa")  # re: ſ is s ignoring case; 'ſ'.lower() is 'ſ'
     assert list(_mentions("Roſa y ROSA", ["rosa"], False)) == [(0, 4), (7, 11)]
+
+
+def test_a_mention_under_a_span_the_checks_drop_is_found_after_them() -> None:
+    """A vote's nonsense "street" over a name's second mention hides it from propagation; once the plausibility
+    checks drop that span, the name found elsewhere is propagated into the place (a leak seen in a consent form)."""
+    from anonimed.detect.plausible import PlausibleSpans
+    from anonimed.models import _PropagatedAfterTheChecks
+
+    text = (
+        "Nom i cognoms: Joaquim Roca Vidal\nNHC: 0782219\n\nJo, Joaquim Roca Vidal, amb DNI 40338291W, declaro que sí."
+    )
+    first, second = text.index("Joaquim"), text.index("Jo, ")
+
+    class Fixed:
+        name = "fixed"
+
+        def detect(self, document: Document) -> list[Span]:
+            patient = Span(first, first + len("Joaquim Roca Vidal"), "NOMBRE_SUJETO_ASISTENCIA", 0.9)
+            return [patient, Span(second, text.index(" que"), "CALLE", 0.3)]
+
+    checked = PlausibleSpans(Propagator(Fixed()))
+    assert [text[s.start : s.end] for s in checked.detect(Document("n", text))] == ["Joaquim Roca Vidal"]
+    after = _PropagatedAfterTheChecks(checked).detect(Document("n", text))
+    assert [(s.start, text[s.start : s.end]) for s in after] == [
+        (first, "Joaquim Roca Vidal"),
+        (text.index("Joaquim", second), "Joaquim Roca Vidal"),
+    ]

@@ -22,8 +22,8 @@ from anonimed.detect.boundaries import TidyBoundaries
 from anonimed.detect.composed import ComposedText
 from anonimed.detect.crf import CrfDetector
 from anonimed.detect.features import FeatureExtractor
-from anonimed.detect.plausible import PlausibleSpans
-from anonimed.detect.propagate import Propagator
+from anonimed.detect.plausible import PlausibleSpans, plausible
+from anonimed.detect.propagate import Propagator, propagated
 from anonimed.detect.resolver import ResolvedDetector, Resolver
 from anonimed.detect.window import WindowDetector
 from anonimed.document import Document, Span
@@ -93,9 +93,27 @@ def load_model_dir(directory: str | Path, vote: str | None = None, plain: bool =
     directory = Path(directory)
     if plain:
         return _load_kind(directory, vote)
-    detector: Detector = PlausibleSpans(_load_kind(directory, vote))
+    model = _load_kind(directory, vote)
+    detector: Detector = PlausibleSpans(model)
+    if isinstance(model, Propagator):
+        detector = _PropagatedAfterTheChecks(detector)
     rules = folder_rules(directory)
     return _with_checked_rules(detector, rules) if rules else detector
+
+
+class _PropagatedAfterTheChecks:
+    """A propagating model's checked spans, with the other mentions of what they found where the checks emptied the
+    place: a span the checks drop (a vote's "street" running over ``Jo, Joaquim Roca Vidal, amb DNI``) may have hidden
+    another mention of a name found elsewhere in the note, which propagation had skipped.  The new mentions go
+    through the same checks."""
+
+    def __init__(self, detector: Detector) -> None:
+        self.detector = detector
+        self.name = detector.name
+
+    def detect(self, document: Document) -> list[Span]:
+        kept = self.detector.detect(document)
+        return sorted(kept + plausible(document.text, propagated(document.text, kept)))
 
 
 def _with_checked_rules(detector: Detector, rules: str | Path | Sequence[str | Path]) -> Detector:
