@@ -309,6 +309,12 @@ _DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\(\Z")
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?\Z")
 # A hospital takes h. or hosp., glued or a space before it, but not the h. of an hour (8 h. Percusión); a "town"
 # takes hosp. so, and h. only glued (h.bellvitge): a town after an hour's h. is rarer than one after a full stop.
+# A post-office box and its number.
+_POST_OFFICE_BOX = re.compile(
+    r"(?i)(?:apartado|apartat|apdo|apto)\.?(?:[ \t]+de)?(?:[ \t]+corre(?:os|us))?[ \t,:]*\d{1,6}\Z"
+)
+# The country's letter of a postal code (E-41013, e-18012 in a note written in lower case).
+_COUNTRY_LETTER_BEFORE = re.compile(r"(?i)(?<![\w-])e-\Z")
 _WORD_BEFORE = {
     "FAMILIARES_SUJETO_ASISTENCIA": _EX_BEFORE,
     "HOSPITAL": re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?\Z"),
@@ -542,6 +548,8 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
     if re.search(r"(?i)\bs/n\b", covered) or any(
         w in street_types() and (index < 2 or w != "c") for index, w in enumerate(tokens)
     ):
+        return True
+    if _POST_OFFICE_BOX.match(covered):  # an address in MEDDOCAN's annotation: Apartado de Correos 20134
         return True
     # No street type, one capitalised word and a decimal: a lab result (Creatinina 1,9; DAS28 de 5,4).
     if _DECIMAL_AT_END.search(covered) and sum(w[0].isupper() for w in words) <= 1:
@@ -1260,6 +1268,14 @@ def _with_the_word_before(text: str, span: Span) -> Span:
     return Span(found.start(), span.end, label, span.score, span.source)
 
 
+def _with_the_country_letter(text: str, span: Span) -> Span:
+    """A postal code keeps the country's letter and hyphen before it (``E-41013``, as MEDDOCAN annotates it)."""
+    if not text[span.start : span.start + 1].isdigit():
+        return span
+    found = _COUNTRY_LETTER_BEFORE.search(text, max(0, span.start - 2), span.start)
+    return span if found is None else Span(found.start(), span.end, span.label, span.score, span.source)
+
+
 _TOWN_KEY_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:localidad|localitat|provincia|província|municipio|municipi|poblaci[oó]n|població|ciudad|ciutat)"
     r"[ \t]*[:.][ \t]*\Z"
@@ -1350,6 +1366,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label == STREET, _town_after_its_key),
     (lambda label: label == STREET, _before_a_glued_town),
     (lambda label: label == "TERRITORIO", _initialled_person),
+    (lambda label: label == "TERRITORIO", _with_the_country_letter),
     # Institutions are left alone: companies and faculties in lower case hold none of the heads (carl zeiss meditec).
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _unless_prose),
     (lambda label: label in _CENTRE_TYPES, _centre_name_end),
