@@ -449,7 +449,7 @@ def _needed(element: Element) -> list[Reach]:
 
 def _punctuation(condition: TokenCondition) -> bool:
     """Whether ``condition`` only takes punctuation marks (``text: [".", ","]``)."""
-    words = condition.text or condition.lower or condition.fold
+    words = condition.text or condition.lower or condition.fold or frozenset()
     return bool(words) and not condition.gazetteers and all(not any(c.isalnum() for c in word) for word in words)
 
 
