@@ -51,6 +51,44 @@ def test_lower_case_prose_is_no_place_in_a_note_that_capitalises_names() -> None
     assert found == ["Olot"]
 
 
+def _one(text: str, covered: str, label: str) -> list[str]:
+    start = text.index(covered)
+    return kept(text, (start, start + len(covered), label))
+
+
+@pytest.mark.parametrize(
+    ("text", "covered", "label", "expected"),
+    [
+        # A key in capitals ends at its colon; a known name before a colon stays a name.
+        ("DATA DEL TRASLLAT:\n17/01/2025", "TRASLLAT", "TERRITORIO", []),
+        ("MÉDICO QUE TRASLADA:   Dra. Carmen Ortega", "TRASLADA", "NOMBRE_PERSONAL_SANITARIO", []),
+        ("REMITE JUAN LÓPEZ:\n", "JUAN LÓPEZ", "NOMBRE_PERSONAL_SANITARIO", ["JUAN LÓPEZ"]),
+        ("Dr. GARCÍA: recomienda reposo", "GARCÍA", "NOMBRE_PERSONAL_SANITARIO", ["GARCÍA"]),
+        # A scale's score is no street; a post-office box is an address.
+        ("Escala PPS 30 %. Barthel 25.", "Barthel 25", "CALLE", []),
+        (
+            "roberto llarena apartado de correos 20134 48080 bilbao.",
+            "apartado de correos 20134",
+            "CALLE",
+            ["apartado de correos 20134"],
+        ),
+        # A street ends before the town glued to it by a comma, not before its floor.
+        ("domicili actual:c/ des born 7,inca.\ninf", "c/ des born 7,inca", "CALLE", ["c/ des born 7"]),
+        ("viu al c/ mayor 41,3º 2ª.", "c/ mayor 41,3º 2ª", "CALLE", ["c/ mayor 41,3º 2ª"]),
+        # A postal code keeps its country letter; Catalan dm before a day and month is a weekday, DM before a year
+        # is diabetes.
+        ("avenida fuerzas armadas, 2 e-18014 granada", "18014", "TERRITORIO", ["e-18014"]),
+        ("consulta telefònica dm 18/2 10:20h", "18/2", "FECHAS", ["dm 18/2"]),
+        ("antecedentes: DM 2015, HTA", "2015", "FECHAS", ["2015"]),
+        # A dash parts the values of a line in capitals; a lone first word of a country is prose.
+        ("HOSPITAL CAN MISSES - EIVISSA\nRADIODIAGNÒSTIC", "EIVISSA", "TERRITORIO", ["EIVISSA"]),
+        ("Entrega copia. Nueva revisión en diciembre.", "Nueva", "PAIS", []),
+    ],
+)
+def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:
+    assert _one(text, covered, label) == expected
+
+
 def test_the_wrapper_keeps_its_detector_name() -> None:
     class Fixed:
         name = "model"

@@ -307,14 +307,14 @@ _TITLE_OF_THE_NEXT = re.compile(r"(?i)[ \t]+(?:i|y|e)[ \t]+(?:dr|dra|sr|sra)\.?\
 _DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\(\Z")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?\Z")
-# A hospital takes h. or hosp., glued or a space before it, but not the h. of an hour (8 h. Percusión); a "town"
-# takes hosp. so, and h. only glued (h.bellvitge): a town after an hour's h. is rarer than one after a full stop.
 # A post-office box and its number.
 _POST_OFFICE_BOX = re.compile(
     r"(?i)(?:apartado|apartat|apdo|apto)\.?(?:[ \t]+de)?(?:[ \t]+corre(?:os|us))?[ \t,:]*\d{1,6}\Z"
 )
 # The country's letter of a postal code (E-41013, e-18012 in a note written in lower case).
 _COUNTRY_LETTER_BEFORE = re.compile(r"(?i)(?<![\w-])e-\Z")
+# A hospital takes h. or hosp., glued or a space before it, but not the h. of an hour (8 h. Percusión); a "town"
+# takes hosp. so, and h. only glued (h.bellvitge): a town after an hour's h. is rarer than one after a full stop.
 _WORD_BEFORE = {
     "FAMILIARES_SUJETO_ASISTENCIA": _EX_BEFORE,
     "HOSPITAL": re.compile(r"(?i)(?<![\w.])(?<!\d )(?:h|hosp)\.[ \t]?\Z"),
