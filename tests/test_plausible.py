@@ -64,6 +64,7 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("MÉDICO QUE TRASLADA:   Dra. Carmen Ortega", "TRASLADA", "NOMBRE_PERSONAL_SANITARIO", []),
         ("REMITE JUAN LÓPEZ:\n", "JUAN LÓPEZ", "NOMBRE_PERSONAL_SANITARIO", ["JUAN LÓPEZ"]),
         ("Dr. GARCÍA: recomienda reposo", "GARCÍA", "NOMBRE_PERSONAL_SANITARIO", ["GARCÍA"]),
+        ("sem 32+4\n11/09:to 120/75,au 29cm", "11/09", "FECHAS", ["11/09"]),
         # A scale's score is no street; a post-office box is an address.
         ("Escala PPS 30 %. Barthel 25.", "Barthel 25", "CALLE", []),
         (

@@ -1327,8 +1327,9 @@ def _first_line(text: str, span: Span) -> Span | None:
 def _is_key(text: str, span: Span) -> bool:
     """A span before a colon that opens its line, or that ends a key in capitals (``DATA DEL TRASLLAT:``, ``MÉDICO
     QUE TRASLADA:``: words in capitals before it on the line, no title, no figure, and no word of the span that a
-    list of names or places knows: ``REMITE JUAN LÓPEZ:`` stays a name)."""
-    if re.match(r"[ \t]*:", text[span.end :]) is None:
+    list of names or places knows: ``REMITE JUAN LÓPEZ:`` stays a name).  A key has no figure: a date opening a
+    log's entry is one (``10/2:mejoria``)."""
+    if re.match(r"[ \t]*:", text[span.end :]) is None or any(c.isdigit() for c in text[span.start : span.end]):
         return False
     line_start = text.rfind("\n", 0, span.start) + 1
     before = text[line_start : span.start]
