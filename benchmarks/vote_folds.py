@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from anonimed.detect.ensemble import Vote
 from anonimed.formats.brat import read_brat_dir
 from anonimed.models import DEFAULT_MODEL_DIR
 from anonimed.train.ensemble import read_votes
@@ -84,7 +85,8 @@ def candidate_votes(names: list[str]) -> dict[str, dict[str, Any]]:
         if name == "shipped":
             candidates[name] = shipped["votes"]["balanced"]
         else:
-            votes = read_votes(name, [member["name"] for member in shipped["members"]])
+            base = {vote_name: Vote.from_dict(settings) for vote_name, settings in shipped["votes"].items()}
+            votes = read_votes(name, [member["name"] for member in shipped["members"]], base)
             candidates.update({vote_name: vote.to_dict() for vote_name, vote in votes.items()})
     return candidates
 

@@ -277,6 +277,16 @@ def test_an_ensemble_refit_on_new_members_votes_as_the_tuned_one(meddocan: Path,
     assert chosen_manifest["votes"]["balanced"]["threshold"] == 0.3
     assert chosen_manifest["votes"]["recall"] == tuned["votes"]["recall"]
     assert chosen_manifest["training"]["votes_file"].endswith("votes.json")
+    # An entry without weights changes only what it names of the tuned vote (the rest is not copied by hand).
+    (tmp_path / "deferred.json").write_text(json.dumps({"recall": {"threshold": 0.15}}))
+    partial = refit_ensemble_model(
+        {"crf": tmp_path / "crf-all", "patterns": None},
+        tmp_path / "partial",
+        tmp_path / "tuned",
+        tmp_path / "deferred.json",
+    )
+    assert partial["recall"] == {**tuned["votes"]["recall"], "threshold": 0.15}
+    assert partial["balanced"] == tuned["votes"]["balanced"]
     for bad, message in [("[]", "JSON object"), ('{"balanced": {"weights": {"neural": 1}}}', "not a member"),
                          ('{"balanced": {"weights": {"crf": 1}, "threshold": 2}}', "threshold"), ("{", "cannot read")]:  # fmt: skip
         (tmp_path / "bad.json").write_text(bad)

@@ -134,7 +134,9 @@ def refit_ensemble_model(
     dev can no longer tune their vote, so they take the vote tuned for their predecessors.  The members must have the
     names of ``votes_from``'s members; its figures are kept in ``tuned_model`` (they are not the new model's).
     ``votes_file``: a JSON object of vote settings by name (``{"balanced": {"weights": ...}, ...}``) that replace
-    those of ``votes_from``, for votes decided elsewhere (on cross-validated folds).  Returns the votes.
+    those of ``votes_from``, for votes decided elsewhere (on cross-validated folds); an entry without weights changes
+    only the settings it names of the tuned vote of that name (``{"balanced": {"deferred": ["neural2"]}}``).  Returns
+    the votes.
     """
 
     def tuned(manifest: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, Vote]]:
@@ -147,7 +149,7 @@ def refit_ensemble_model(
 
     manifest, votes = read_manifest(votes_from, tuned)
     if votes_file is not None:
-        votes = {**votes, **read_votes(votes_file, member_folders)}
+        votes = {**votes, **read_votes(votes_file, member_folders, votes)}
     about = {
         "training": {
             "votes_from": portable_path(votes_from),
@@ -171,8 +173,12 @@ def refit_ensemble_model(
     return {key: vote.to_dict() for key, vote in votes.items()}
 
 
-def read_votes(path: str | Path, member_names: Collection[str]) -> dict[str, Vote]:
-    """The vote settings of a JSON file (an object of settings by name), each checked, for members ``member_names``."""
+def read_votes(
+    path: str | Path, member_names: Collection[str], base: Mapping[str, Vote] | None = None
+) -> dict[str, Vote]:
+    """The vote settings of a JSON file (an object of settings by name), each checked, for members ``member_names``.
+    An entry without ``weights`` changes the vote of the same name in ``base`` (only the settings it gives), so that
+    a file need not copy what tuning decided."""
     path = Path(path)
     try:
         values = json.loads(path.read_text(encoding="utf-8"))
@@ -182,6 +188,8 @@ def read_votes(path: str | Path, member_names: Collection[str]) -> dict[str, Vot
         raise FormatError(path, 'expected a JSON object of vote settings by name: {"balanced": {"weights": ...}}')
     votes = {}
     for name, settings in values.items():
+        if base is not None and name in base and isinstance(settings, dict) and "weights" not in settings:
+            settings = {**base[name].to_dict(), **settings}
         try:
             votes[name] = Vote.from_dict(settings)
         except (TypeError, ValueError) as error:
