@@ -84,6 +84,49 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         # A dash parts the values of a line in capitals; a lone first word of a country is prose.
         ("HOSPITAL CAN MISSES - EIVISSA\nRADIODIAGNÒSTIC", "EIVISSA", "TERRITORIO", ["EIVISSA"]),
         ("Entrega copia. Nueva revisión en diciembre.", "Nueva", "PAIS", []),
+        # A lower-case name before the age or an identifier's key is the patient's, even in a note that capitalises
+        # other names; not a lone common word elsewhere.
+        (
+            "consulta matrona\nyesenia mamani quispe,26a,boliviana,natural de Cochabamba. Dra. Begoña Rey",
+            "yesenia mamani quispe",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["yesenia mamani quispe"],
+        ),
+        (
+            "revision\nmarcos,18 meses,tis EX0034127659. Hospital Materno",
+            "marcos",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["marcos"],
+        ),
+        (
+            "Visto en Cardiología por la Dra. Pérez. dolor en los marcos de la puerta",
+            "marcos",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            [],
+        ),
+        ("Interna (sala 5a) por la Dra. Pérez y el Dr. Gil", "sala", "NOMBRE_SUJETO_ASISTENCIA", []),
+        (
+            "Larrea: cama 2 koldo arbizu 19a cornada. Iñigo Larrea",
+            "koldo arbizu",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["koldo arbizu"],
+        ),
+        # A range is two dates; a word that says a date follows is none.
+        ("ingresada del 9 al 14 de abril por asma", "9 al", "FECHAS", ["9"]),
+        ("SIP 40218873   nascut 07/10/2021", "nascut", "FECHAS", []),
+        # The calf muscle is no twin; an age's unit alone is no relative; Catalan cap before what there is none of.
+        ("sigue irradiación a gemelo izq y no tolera", "gemelo", "FAMILIARES_SUJETO_ASISTENCIA", []),
+        ("embarazo de gemelos. El gemelo mayor", "gemelo", "FAMILIARES_SUJETO_ASISTENCIA", ["gemelo"]),
+        ("pròxima revisió en 2 anys", "anys", "FAMILIARES_SUJETO_ASISTENCIA", []),
+        ("No es troba cap altra font embolígena.", "cap altra font", "CENTRO_SALUD", []),
+        ("Derivada al cap Sant Andreu.", "cap Sant Andreu", "CENTRO_SALUD", ["cap Sant Andreu"]),
+        # A name on a capitalised line ends before an identifier's key; a key alone is no name, nor a column's key.
+        ("PACIENTE: IONUT CRACIUN  NIE X7742019Q", "IONUT CRACIUN  NIE", "NOMBRE_SUJETO_ASISTENCIA", ["IONUT CRACIUN"]),
+        ("Paciente\t\t\tNHC\t\tTSI\n", "NHC", "NOMBRE_SUJETO_ASISTENCIA", []),
+        ("Código postal: 38430          Provincia: Santa Cruz", "Provincia", "TERRITORIO", []),
+        # A duration after a follow-up is no age; a span of function words is no centre.
+        ("prox ctrl 3 meses con enfermeria.", "3 meses", "EDAD_SUJETO_ASISTENCIA", []),
+        ("la Dra. Amparo Sanchis del Centre de Salut", "del", "INSTITUCION", []),
     ],
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:

@@ -281,7 +281,7 @@ _GLUED_TOWN = re.compile(r"(?<=\w),(?=[^\W\d_]{3,}[^\d,]*\Z)")
 _HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
-    r"|plazo\s+de|termini\s+de)[ \t]+\Z"
+    r"|plazo\s+de|termini\s+de|ctrl|control|alquiler|lloguer|prox|pròxim|proximo|próximo)[ \t]+\Z"
 )
 # What a duration says after its number (DM2 de 15 anys d'evolució, dolor de 3 años de evolución).
 _DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:de[ \t]+|d['’])(?:evoluci|duraci|durada|antig|seguimiento|seguiment)")
@@ -308,6 +308,32 @@ _DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\(\Z")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?\Z")
 # A post-office box and its number.
+# What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
+# ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
+_AGE_OR_IDENTIFIER_AFTER = re.compile(
+    r"(?i)[ \t]*[,(]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)[ \t]+)?(?:de[ \t]+)?~?\d{1,3}[ \t]*"
+    r"(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport)\b)"
+)
+# The word that joins the two dates of a range, at a date's end (``9 al``).
+_RANGE_WORD_AT_END = re.compile(r"(?i)[ \t]+(?:al|a|hasta|fins|y|i)\Z")
+# Words that say a date follows, taken for the date (``nascut 07/10/2021``): never one.
+_DATE_CUES = frozenset(
+    "nascut nascuda nacido nacida nacimiento naixement fecha data fec anys años anos meses mesos".split()
+)
+_TWIN_WORDS = frozenset("gemelo gemelos gemela gemelas".split())
+_SIDE_AFTER = re.compile(
+    r"(?i)[ \t]+(?:izq|izda|izdo|izquierdo|izquierda|dcho|dcha|dch|derecho|derecha|der|interno|externo|medial|lateral|bilateral)\b"
+)
+# What Catalan ``cap`` (none, any) comes before in a sentence, where it names no CAP.
+_NONE_OF = frozenset(
+    "altra altre altres mena tipus signe signes simptoma simptomes problema problemes canvi canvis alteracio lesio"
+    " complicacio complicacions incidencia incidencies queixa dolor febre motiu efecte resposta millora dada dubte"
+    " tractament medicacio episodi ingres caiguda vomit focus imatge troballa".split()
+)
+# Header keys of identifiers, which a name on a capitalised line may run into (``IONUT CRACIUN  NIE``).
+_TRAILING_ID_KEY = re.compile(r"[ \t]+(?:NIE|DNI|NIF|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS)\Z")
+# Words taken for a person that never are one: identifiers' keys, units of an age.
+_NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa tis tsi nuhsa nuss anys años anos meses mesos".split())
 _POST_OFFICE_BOX = re.compile(
     r"(?i)(?:apartado|apartat|apdo|apto)\.?(?:[ \t]+de)?(?:[ \t]+corre(?:os|us))?[ \t,:]*\d{1,6}\Z"
 )
@@ -437,7 +463,16 @@ def _lower_case_word(text: str, span: Span) -> bool:
     covered = text[span.start : span.end]
     if not (covered.isalpha() and covered.islower() and covered in CommonWords()):
         return False
-    return not _after_a_title(text, span)
+    return not (_after_a_title(text, span) or _before_age_or_identifier(text, span))
+
+
+def _before_age_or_identifier(text: str, span: Span) -> bool:
+    """Whether the patient's age or an identifier's key follows the span (``yesenia mamani quispe,26a``, ``marcos,18
+    meses``, ``fatima zahra el amrani,nie``, ``cama 2 koldo arbizu 19a``): a name in lower case, as telegraphic notes
+    write the patient's even where they capitalise hospitals and towns."""
+    after = _AGE_OR_IDENTIFIER_AFTER.match(text, span.end)
+    # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años).
+    return after is not None and (any(c in after.group() for c in ",(") or len(text[span.start : span.end].split()) > 1)
 
 
 def _after_a_title(text: str, span: Span) -> bool:
@@ -1156,6 +1191,34 @@ def _place_before_a_clause(text: str, span: Span) -> Span:
     return span
 
 
+def _without_the_range_word(text: str, span: Span) -> Span | None:
+    """A date without the word that joins it to the next one (``del [9] al 14 de abril``, ``[dl] i dc``): a range is two
+    dates."""
+    match = _RANGE_WORD_AT_END.search(text, span.start, span.end)
+    if match is None or match.start() == span.start:
+        return span
+    return replace(span, end=match.start())
+
+
+def _calf_muscle(text: str, span: Span) -> bool:
+    """``gemelo`` before a side is the calf muscle, not a twin (``irradiación a gemelo izq``)."""
+    return fold(text[span.start : span.end]) in _TWIN_WORDS and _SIDE_AFTER.match(text, span.end) is not None
+
+
+def _no_centre_at_all(covered: str) -> bool:
+    """Catalan ``cap`` before what there is none of, not a CAP (``no es troba cap altra font``, ``sense cap signe``)."""
+    words = covered.split()
+    return len(words) > 1 and words[0] == "cap" and fold(words[1]) in _NONE_OF
+
+
+def _without_a_trailing_key(text: str, span: Span) -> Span | None:
+    """A name without the identifier's key that follows it on a capitalised line (``IONUT CRACIUN  NIE X7742019Q``)."""
+    match = _TRAILING_ID_KEY.search(text, span.start, span.end)
+    if match is None or match.start() == span.start:
+        return span
+    return replace(span, end=match.start())
+
+
 def _quantity(text: str, span: Span) -> bool:
     """A number before a unit is a quantity, not a year (``4000 Hz``, ``2000 kcal``)."""
     return text[span.start : span.end].isdigit() and _UNIT_AFTER.match(text, span.end) is not None
@@ -1325,7 +1388,7 @@ def _first_line(text: str, span: Span) -> Span | None:
 
 
 def _is_key(text: str, span: Span) -> bool:
-    """A span before a colon that opens its line, or that ends a key in capitals (``DATA DEL TRASLLAT:``, ``MÉDICO
+    """A span before a colon that opens its line or a column of it, or that ends a key in capitals (``DATA DEL TRASLLAT:``, ``MÉDICO
     QUE TRASLADA:``: words in capitals before it on the line, no title, no figure, and no word of the span that a
     list of names or places knows: ``REMITE JUAN LÓPEZ:`` stays a name).  A key has no figure: a date opening a
     log's entry is one (``10/2:mejoria``)."""
@@ -1333,7 +1396,9 @@ def _is_key(text: str, span: Span) -> bool:
         return False
     line_start = text.rfind("\n", 0, span.start) + 1
     before = text[line_start : span.start]
-    if not before.strip():
+    # A key may open a column of its line as well (``Código postal: 38430          Provincia: Santa Cruz``).
+    columns = list(_COLUMN_BREAK.finditer(before))
+    if not before.strip() or (columns and not before[columns[-1].end() :].strip()):
         return True
     words = _WORD.findall(before)
     return (
@@ -1376,6 +1441,8 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in _CENTRE_TYPES, _centre_before_its_town),
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _generic_centre_with_its_name),
     (lambda label: label == "FECHAS", _date_before_an_hour),
+    (lambda label: label == "FECHAS", _without_the_range_word),
+    (lambda label: label in PERSON_TYPES, _without_a_trailing_key),
     (lambda label: label in ("EDAD_SUJETO_ASISTENCIA", "HOSPITAL", "CENTRO_SALUD"), _before_a_glued_sentence),
     (lambda label: label in _CENTRE_TYPES, _before_a_signature),
     (lambda label: label == "TERRITORIO", _place_before_a_clause),
@@ -1422,7 +1489,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
         or (names_or_places and label != STREET and capitalised and _words_of_a_heading(text, span))
         or (names_or_places and (_title_or_department(covered) or _department_or_eponym(covered)))
-        or (names_or_places and _function_words_only(covered))
+        or ((names_or_places or label in _CENTRE_TYPES) and _function_words_only(covered))
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
         or (label in PHONE_TYPES and sum(c.isdigit() for c in covered) < _FEWEST_PHONE_DIGITS)
         or (label in CODE_TYPES and _vital_sign(covered))
@@ -1441,15 +1508,17 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         or (label == "PROFESION" and _not_an_occupation(covered))
         or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
-        or (label == "FECHAS" and _quantity(text, span))
+        or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
-        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _department_only(covered))
+        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
+        or (label in PERSON_TYPES | {"FAMILIARES_SUJETO_ASISTENCIA"} and fold(covered) in _NEVER_A_PERSON)
+        or (label == "CENTRO_SALUD" and _no_centre_at_all(covered))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
         or (
             names_or_places
             and label != STREET
             and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
-            and not (label in PERSON_TYPES and _after_a_title(text, span))
+            and not (label in PERSON_TYPES and (_after_a_title(text, span) or _before_age_or_identifier(text, span)))
         )
         or (label in PERSON_TYPES and capitalised and _lower_case_word(text, span))
     )
