@@ -126,6 +126,14 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("Código postal: 38430          Provincia: Santa Cruz", "Provincia", "TERRITORIO", []),
         # A duration after a follow-up is no age; a span of function words is no centre.
         ("prox ctrl 3 meses con enfermeria.", "3 meses", "EDAD_SUJETO_ASISTENCIA", []),
+        # A place ends before the preposition after it; a street's number before an age's unit is an age, and the unit
+        # alone takes its number; a newborn's feeding is no origin; a scale's score is no street.
+        ("home 52 a,pakistanès,a Barcelona des del 2009", "Barcelona des", "TERRITORIO", ["Barcelona"]),
+        ("Laia Comas Riera, 34 anys. NHC 3104877", "Laia Comas Riera, 34", "CALLE", []),
+        ("Laia Comas Riera, 34 anys. NHC 3104877", "anys", "EDAD_SUJETO_ASISTENCIA", ["34 anys"]),
+        ("peso estable. Lactancia materna exclusiva", "Lactancia", "ID_SUJETO_ASISTENCIA", []),
+        ("accidente en la N-502 a la altura de Calera", "N-502", "CALLE", ["N-502"]),
+        ("cervezas al día. CAGE 4/4, AUDIT 31. Episodio", "CAGE 4/4, AUDIT 31", "CALLE", []),
         ("la Dra. Amparo Sanchis del Centre de Salut", "del", "INSTITUCION", []),
     ],
 )

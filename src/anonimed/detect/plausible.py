@@ -332,8 +332,18 @@ _NONE_OF = frozenset(
 )
 # Header keys of identifiers, which a name on a capitalised line may run into (``IONUT CRACIUN  NIE``).
 _TRAILING_ID_KEY = re.compile(r"[ \t]+(?:NIE|DNI|NIF|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS)\Z")
+# The units of an age in words.
+_AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
 # Words taken for a person that never are one: identifiers' keys, units of an age.
-_NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa tis tsi nuhsa nuss anys años anos meses mesos".split())
+_NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa tis tsi nuhsa nuss".split()) | _AGE_UNIT_WORDS
+# The preposition after a place that opens what follows it (Barcelona des del 2009, Tarragona des de l'any).
+_TRAILING_PREPOSITION = re.compile(r"[ \t]+(?:des|de|del|desde|en|a|al)\Z")
+# An age's unit right after a number (34 anys, 52 años, 8 meses).
+_AGE_UNIT_AFTER = re.compile(r"(?i)(?:[ \t]*(?:años|anys|anos|any|meses|mesos)|a)(?![^\W\d_])")
+# Breastfeeding taken for an origin (MEDDOCAN does annotate the infant, lactante, as ID_SUJETO_ASISTENCIA).
+_NEVER_AN_ORIGIN = frozenset(["lactancia"])
+# The number of an age before its unit.
+_NUMBER_BEFORE_A_UNIT = re.compile(r"(?<![\w.,/])\d{1,3}[ \t]?\Z")
 _POST_OFFICE_BOX = re.compile(
     r"(?i)(?:apartado|apartat|apdo|apto)\.?(?:[ \t]+de)?(?:[ \t]+corre(?:os|us))?[ \t,:]*\d{1,6}\Z"
 )
@@ -352,7 +362,8 @@ _WORD_BEFORE = {
 _VITAL_SIGN = re.compile(
     r"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c"
     r"|barthel|tinetti|mna|pfeiffer|lawton|norton|braden|emina|downton|karnofsky|nihss|rankin|mmse|mec|katz|pps"
-    r"|charlson|zarit|yesavage|glasgow|apgar|epworth|hamilton|fagerstrom|morisky)[ \t:]*\d"
+    r"|charlson|zarit|yesavage|glasgow|apgar|epworth|hamilton|fagerstrom|morisky|cage|audit|dast|phq-?9|gad-?7|moca"
+    r"|hads)[ \t:]*\d"
 )
 # The head of a clinical eponym, a scale or a criterion, then de: the capitalised word after it names a person or a
 # place only as an eponym (fractura de Colles, criterios de Seattle, criteris de Lugano, tipus II de Bigliani).
@@ -1191,6 +1202,27 @@ def _place_before_a_clause(text: str, span: Span) -> Span:
     return span
 
 
+def _without_a_trailing_preposition(text: str, span: Span) -> Span | None:
+    """A place without the preposition after it that opens what follows (``a [Barcelona] des del 2009``)."""
+    match = _TRAILING_PREPOSITION.search(text, span.start, span.end)
+    if match is None or match.start() == span.start:
+        return span
+    return replace(span, end=match.start())
+
+
+def _with_the_number_before_the_unit(text: str, span: Span) -> Span:
+    """An age's unit alone grows to take its number (``34 [anys]`` → ``[34 anys]``)."""
+    if fold(text[span.start : span.end]) not in _AGE_UNIT_WORDS:
+        return span
+    number = _NUMBER_BEFORE_A_UNIT.search(text, max(0, span.start - 6), span.start)
+    return replace(span, start=number.start()) if number is not None else span
+
+
+def _age_not_a_number(text: str, span: Span) -> bool:
+    """A street's number followed by an age's unit is an age: a name and the age (``Laia Comas Riera, 34 anys``)."""
+    return text[span.end - 1 : span.end].isdigit() and _AGE_UNIT_AFTER.match(text, span.end) is not None
+
+
 def _without_the_range_word(text: str, span: Span) -> Span | None:
     """A date without the word that joins it to the next one (``del [9] al 14 de abril``, ``[dl] i dc``): a range is two
     dates."""
@@ -1442,10 +1474,12 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in ("HOSPITAL", "CENTRO_SALUD"), _generic_centre_with_its_name),
     (lambda label: label == "FECHAS", _date_before_an_hour),
     (lambda label: label == "FECHAS", _without_the_range_word),
+    (lambda label: label == "EDAD_SUJETO_ASISTENCIA", _with_the_number_before_the_unit),
     (lambda label: label in PERSON_TYPES, _without_a_trailing_key),
     (lambda label: label in ("EDAD_SUJETO_ASISTENCIA", "HOSPITAL", "CENTRO_SALUD"), _before_a_glued_sentence),
     (lambda label: label in _CENTRE_TYPES, _before_a_signature),
     (lambda label: label == "TERRITORIO", _place_before_a_clause),
+    (lambda label: label in ("TERRITORIO", "PAIS"), _without_a_trailing_preposition),
     (lambda label: label == "FECHAS" or label == "TERRITORIO", _date_or_code),
     (lambda label: label == "PROFESION", lambda text, span: _occupation_end(text, _occupation_complement(text, span))),
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
@@ -1502,7 +1536,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))
-        or (label == STREET and (_vital_sign(covered) or _dose_or_glued(text, span)))
+        or (label == STREET and (_vital_sign(covered) or _dose_or_glued(text, span) or _age_not_a_number(text, span)))
+        or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN)
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
