@@ -132,6 +132,13 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("Laia Comas Riera, 34 anys. NHC 3104877", "Laia Comas Riera, 34", "CALLE", []),
         ("Laia Comas Riera, 34 anys. NHC 3104877", "anys", "EDAD_SUJETO_ASISTENCIA", ["34 anys"]),
         ("peso estable. Lactancia materna exclusiva", "Lactancia", "ID_SUJETO_ASISTENCIA", []),
+        (
+            "alta cuando este sobria,pasaporte PA4471932 en el cajetin",
+            "PA4471932",
+            "ID_SUJETO_ASISTENCIA",
+            ["PA4471932"],
+        ),
+        ("constantes: PA 120/80, FC 80", "PA 120", "ID_SUJETO_ASISTENCIA", []),
         ("accidente en la N-502 a la altura de Calera", "N-502", "CALLE", ["N-502"]),
         ("cervezas al día. CAGE 4/4, AUDIT 31. Episodio", "CAGE 4/4, AUDIT 31", "CALLE", []),
         ("la Dra. Amparo Sanchis del Centre de Salut", "del", "INSTITUCION", []),

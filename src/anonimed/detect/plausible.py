@@ -344,6 +344,7 @@ _AGE_UNIT_AFTER = re.compile(r"(?i)(?:[ \t]*(?:años|anys|anos|any|meses|mesos)|
 _NEVER_AN_ORIGIN = frozenset(["lactancia"])
 # The number of an age before its unit.
 _NUMBER_BEFORE_A_UNIT = re.compile(r"(?<![\w.,/])\d{1,3}[ \t]?\Z")
+_FIVE_FIGURES = re.compile(r"\d{5}")
 _POST_OFFICE_BOX = re.compile(
     r"(?i)(?:apartado|apartat|apdo|apto)\.?(?:[ \t]+de)?(?:[ \t]+corre(?:os|us))?[ \t,:]*\d{1,6}\Z"
 )
@@ -888,8 +889,9 @@ def _kinship_of_a_role(text: str, span: Span) -> bool:
 
 def _vital_sign(covered: str) -> bool:
     """A "code" or a "street" that is a vital sign's abbreviation or a scale's name and its value (``T 37``, ``FR 58``,
-    ``Barthel 25``)."""
-    return _VITAL_SIGN.match(covered) is not None
+    ``Barthel 25``); not a code whose letters happen to be one (a passport's ``PA4471932``: no value has five
+    figures in a row)."""
+    return _VITAL_SIGN.match(covered) is not None and _FIVE_FIGURES.search(covered) is None
 
 
 def _after_an_eponym_head(text: str, span: Span) -> bool:
