@@ -311,7 +311,7 @@ _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?\Z")
 # What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
 # ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
 _AGE_OR_IDENTIFIER_AFTER = re.compile(
-    r"(?i)[ \t]*[,(]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)[ \t]+)?(?:de[ \t]+)?~?\d{1,3}[ \t]*"
+    r"(?i)[ \t]*[,(/]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)[ \t]+)?(?:de[ \t]+)?~?\d{1,3}[ \t]*"
     r"(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport)\b)"
 )
 # The word that joins the two dates of a range, at a date's end (``9 al``).
@@ -484,7 +484,7 @@ def _before_age_or_identifier(text: str, span: Span) -> bool:
     write the patient's even where they capitalise hospitals and towns."""
     after = _AGE_OR_IDENTIFIER_AFTER.match(text, span.end)
     # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años).
-    return after is not None and (any(c in after.group() for c in ",(") or len(text[span.start : span.end].split()) > 1)
+    return after is not None and (any(c in after.group() for c in ",(/") or len(text[span.start : span.end].split()) > 1)
 
 
 def _after_a_title(text: str, span: Span) -> bool:
