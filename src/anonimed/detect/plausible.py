@@ -484,7 +484,9 @@ def _before_age_or_identifier(text: str, span: Span) -> bool:
     write the patient's even where they capitalise hospitals and towns."""
     after = _AGE_OR_IDENTIFIER_AFTER.match(text, span.end)
     # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años).
-    return after is not None and (any(c in after.group() for c in ",(/") or len(text[span.start : span.end].split()) > 1)
+    return after is not None and (
+        any(c in after.group() for c in ",(/") or len(text[span.start : span.end].split()) > 1
+    )
 
 
 def _after_a_title(text: str, span: Span) -> bool:
@@ -1204,12 +1206,22 @@ def _place_before_a_clause(text: str, span: Span) -> Span:
     return span
 
 
-def _without_a_trailing_preposition(text: str, span: Span) -> Span | None:
-    """A place without the preposition after it that opens what follows (``a [Barcelona] des del 2009``)."""
-    match = _TRAILING_PREPOSITION.search(text, span.start, span.end)
-    if match is None or match.start() == span.start:
-        return span
-    return replace(span, end=match.start())
+def _cut_before(ending: re.Pattern[str]) -> Callable[[str, Span], Span]:
+    """A change that ends a span before the words ``ending`` finds at its end (never the whole span)."""
+
+    def cut(text: str, span: Span) -> Span:
+        match = ending.search(text, span.start, span.end)
+        return span if match is None or match.start() == span.start else replace(span, end=match.start())
+
+    return cut
+
+
+# A date without the word that joins it to the next one (del [9] al 14 de abril, [dl] i dc): a range is two dates.
+_without_the_range_word = _cut_before(_RANGE_WORD_AT_END)
+# A place without the preposition after it that opens what follows (a [Barcelona] des del 2009).
+_without_a_trailing_preposition = _cut_before(_TRAILING_PREPOSITION)
+# A name without the identifier's key that follows it on a capitalised line (IONUT CRACIUN  NIE X7742019Q).
+_without_a_trailing_key = _cut_before(_TRAILING_ID_KEY)
 
 
 def _with_the_number_before_the_unit(text: str, span: Span) -> Span:
@@ -1225,15 +1237,6 @@ def _age_not_a_number(text: str, span: Span) -> bool:
     return text[span.end - 1 : span.end].isdigit() and _AGE_UNIT_AFTER.match(text, span.end) is not None
 
 
-def _without_the_range_word(text: str, span: Span) -> Span | None:
-    """A date without the word that joins it to the next one (``del [9] al 14 de abril``, ``[dl] i dc``): a range is two
-    dates."""
-    match = _RANGE_WORD_AT_END.search(text, span.start, span.end)
-    if match is None or match.start() == span.start:
-        return span
-    return replace(span, end=match.start())
-
-
 def _calf_muscle(text: str, span: Span) -> bool:
     """``gemelo`` before a side is the calf muscle, not a twin (``irradiación a gemelo izq``)."""
     return fold(text[span.start : span.end]) in _TWIN_WORDS and _SIDE_AFTER.match(text, span.end) is not None
@@ -1243,14 +1246,6 @@ def _no_centre_at_all(covered: str) -> bool:
     """Catalan ``cap`` before what there is none of, not a CAP (``no es troba cap altra font``, ``sense cap signe``)."""
     words = covered.split()
     return len(words) > 1 and words[0] == "cap" and fold(words[1]) in _NONE_OF
-
-
-def _without_a_trailing_key(text: str, span: Span) -> Span | None:
-    """A name without the identifier's key that follows it on a capitalised line (``IONUT CRACIUN  NIE X7742019Q``)."""
-    match = _TRAILING_ID_KEY.search(text, span.start, span.end)
-    if match is None or match.start() == span.start:
-        return span
-    return replace(span, end=match.start())
 
 
 def _quantity(text: str, span: Span) -> bool:
