@@ -307,22 +307,20 @@ _TITLE_OF_THE_NEXT = re.compile(r"(?i)[ \t]+(?:i|y|e)[ \t]+(?:dr|dra|sr|sra)\.?\
 _DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\(\Z")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?\Z")
-# A post-office box and its number.
 # What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
 # ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
 _AGE_OR_IDENTIFIER_AFTER = re.compile(
-    r"(?i)[ \t]*[,(/]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)[ \t]+)?(?:de[ \t]+)?~?\d{1,3}[ \t]*"
-    r"(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport)\b)"
+    r"(?i)[ \t]*[,(/]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)[ \t]+)?(?:de[ \t]+)?~?"
+    r"\d{1,3}[ \t]*(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])"
+    r"|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport)\b)"
 )
 # The word that joins the two dates of a range, at a date's end (``9 al``).
 _RANGE_WORD_AT_END = re.compile(r"(?i)[ \t]+(?:al|a|hasta|fins|y|i)\Z")
-# Words that say a date follows, taken for the date (``nascut 07/10/2021``): never one.
-_DATE_CUES = frozenset(
-    "nascut nascuda nacido nacida nacimiento naixement fecha data fec anys años anos meses mesos".split()
-)
+# A twin, or the calf muscle when a side follows (gemelo izq).
 _TWIN_WORDS = frozenset("gemelo gemelos gemela gemelas".split())
 _SIDE_AFTER = re.compile(
-    r"(?i)[ \t]+(?:izq|izda|izdo|izquierdo|izquierda|dcho|dcha|dch|derecho|derecha|der|interno|externo|medial|lateral|bilateral)\b"
+    r"(?i)[ \t]+(?:izq|izda|izdo|izquierdo|izquierda|dcho|dcha|dch|derecho|derecha|der|interno|externo|medial|lateral"
+    r"|bilateral)\b"
 )
 # What Catalan ``cap`` (none, any) comes before in a sentence, where it names no CAP.
 _NONE_OF = frozenset(
@@ -334,6 +332,8 @@ _NONE_OF = frozenset(
 _TRAILING_ID_KEY = re.compile(r"[ \t]+(?:NIE|DNI|NIF|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS)\Z")
 # The units of an age in words.
 _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
+# Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
+_DATE_CUES = frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec".split()) | _AGE_UNIT_WORDS
 # Words taken for a person that never are one: identifiers' keys, units of an age.
 _NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa tis tsi nuhsa nuss".split()) | _AGE_UNIT_WORDS
 # The preposition after a place that opens what follows it (Barcelona des del 2009, Tarragona des de l'any).
@@ -344,7 +344,9 @@ _AGE_UNIT_AFTER = re.compile(r"(?i)(?:[ \t]*(?:años|anys|anos|any|meses|mesos)|
 _NEVER_AN_ORIGIN = frozenset(["lactancia"])
 # The number of an age before its unit.
 _NUMBER_BEFORE_A_UNIT = re.compile(r"(?<![\w.,/])\d{1,3}[ \t]?\Z")
+# Five figures in a row, which no vital sign's value has.
 _FIVE_FIGURES = re.compile(r"\d{5}")
+# A post-office box and its number.
 _POST_OFFICE_BOX = re.compile(
     r"(?i)(?:apartado|apartat|apdo|apto)\.?(?:[ \t]+de)?(?:[ \t]+corre(?:os|us))?[ \t,:]*\d{1,6}\Z"
 )
@@ -1417,10 +1419,10 @@ def _first_line(text: str, span: Span) -> Span | None:
 
 
 def _is_key(text: str, span: Span) -> bool:
-    """A span before a colon that opens its line or a column of it, or that ends a key in capitals (``DATA DEL TRASLLAT:``, ``MÉDICO
-    QUE TRASLADA:``: words in capitals before it on the line, no title, no figure, and no word of the span that a
-    list of names or places knows: ``REMITE JUAN LÓPEZ:`` stays a name).  A key has no figure: a date opening a
-    log's entry is one (``10/2:mejoria``)."""
+    """A span before a colon that opens its line or a column of it, or that ends a key in capitals (``DATA DEL
+    TRASLLAT:``, ``MÉDICO QUE TRASLADA:``: words in capitals before it on the line, no title, no figure, and no
+    word of the span that a list of names or places knows: ``REMITE JUAN LÓPEZ:`` stays a name).  A key has no
+    figure: a date opening a log's entry is one (``10/2:mejoria``)."""
     if re.match(r"[ \t]*:", text[span.end :]) is None or any(c.isdigit() for c in text[span.start : span.end]):
         return False
     line_start = text.rfind("\n", 0, span.start) + 1
