@@ -27,13 +27,15 @@ import os
 import platform
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
 from anonimed.detect.crf import CrfDetector
 from anonimed.detect.features import hints_for
 from anonimed.document import Document
-from anonimed.models import DEFAULT_MODEL_DIR, FAST_MEMBER, load_detector, load_model_dir
+from anonimed.models import DEFAULT_MODEL_DIR, FAST_MEMBER, build_detector, load_detector, pattern_detector
+from anonimed.models.folder import read_model_info
 from anonimed.rules import load_rules
 from anonimed.text.tokenize import tokenize
 
@@ -46,19 +48,13 @@ TARGET = 8  # issue 21: the fast model at 8x Presidio's notes a second
 
 
 def crf_detector() -> CrfDetector:
-    """The CRF tagger inside the shipped model's CRF member (its folder wraps it in the resolver and the checks)."""
-    pending: list[object] = [load_model_dir(DEFAULT_MODEL_DIR / FAST_MEMBER, plain=True)]
-    seen: set[int] = set()
-    while pending:
-        item = pending.pop()
-        if isinstance(item, CrfDetector):
-            return item
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        for value in vars(item).values() if hasattr(item, "__dict__") else ():
-            pending.extend(value if isinstance(value, list | tuple) else [value])
-    raise RuntimeError(f"{DEFAULT_MODEL_DIR / FAST_MEMBER}: no CRF tagger found in the shipped member")
+    """The CRF tagger of the shipped model's CRF member on its own, with its pattern hints (no resolver, no checks)."""
+    folder = DEFAULT_MODEL_DIR / FAST_MEMBER
+    info = read_model_info(folder)
+    tagger = build_detector(replace(info, resolver=None), folder / info.model_file, pattern_detector())
+    if not isinstance(tagger, CrfDetector):
+        raise RuntimeError(f"{folder}: the shipped member is a {info.kind} model, not a CRF")
+    return tagger
 
 
 def fastest(stages: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:

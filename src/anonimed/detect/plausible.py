@@ -1029,13 +1029,6 @@ def _before_a_glued_comma(text: str, span: Span) -> Span | None:
     return _before_first(_GLUED_COMMA, text, span)
 
 
-def _before_a_glued_town(text: str, span: Span) -> Span:
-    """A street ends before a comma glued to the town that follows its number (``c/ des born 7,inca``): the town is a
-    place of its own (a street's own parts after a comma hold figures: ``41,3º 2ª``)."""
-    found = _GLUED_TOWN.search(text, span.start, span.end)
-    return span if found is None else Span(span.start, found.start(), span.label, span.score, span.source)
-
-
 def _after_a_glued_phone_key(text: str, span: Span) -> Span:
     """A number glued to the key of a phone (``tlf688-402-917``) is the phone number, without the key."""
     key = _GLUED_PHONE_KEY.match(text, span.start, span.end)
@@ -1224,6 +1217,9 @@ _without_the_range_word = _cut_before(_RANGE_WORD_AT_END)
 _without_a_trailing_preposition = _cut_before(_TRAILING_PREPOSITION)
 # A name without the identifier's key that follows it on a capitalised line (IONUT CRACIUN  NIE X7742019Q).
 _without_a_trailing_key = _cut_before(_TRAILING_ID_KEY)
+# A street ends before a comma glued to the town that follows its number (c/ des born 7,inca): the town is a place of
+# its own (a street's own parts after a comma hold figures: 41,3º 2ª).
+_before_a_glued_town = _cut_before(_GLUED_TOWN)
 
 
 def _with_the_number_before_the_unit(text: str, span: Span) -> Span:
@@ -1423,7 +1419,7 @@ def _is_key(text: str, span: Span) -> bool:
     TRASLLAT:``, ``MÉDICO QUE TRASLADA:``: words in capitals before it on the line, no title, no figure, and no
     word of the span that a list of names or places knows: ``REMITE JUAN LÓPEZ:`` stays a name).  A key has no
     figure: a date opening a log's entry is one (``10/2:mejoria``)."""
-    if re.match(r"[ \t]*:", text[span.end :]) is None or any(c.isdigit() for c in text[span.start : span.end]):
+    if _COLON_AFTER.match(text, span.end) is None or any(c.isdigit() for c in text[span.start : span.end]):
         return False
     line_start = text.rfind("\n", 0, span.start) + 1
     before = text[line_start : span.start]
@@ -1443,9 +1439,13 @@ def _is_key(text: str, span: Span) -> bool:
 
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
+# A key's colon right after it.
+_COLON_AFTER = re.compile(r"[ \t]*:")
 # The words in capitals that open a key before its last word (DATA DEL, MÉDICO QUE, Nº).
 _KEY_IN_CAPITALS = re.compile(r"[ \t]*(?:[^\W\d_a-zà-ÿ]+\.?|Nº|N\.º)(?:[ \t]+[^\W\d_a-zà-ÿ]+\.?)*[ \t]+")
 _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
+# Persons and relatives.
+_PEOPLE_TYPES = PERSON_TYPES | {"FAMILIARES_SUJETO_ASISTENCIA"}
 _CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
 _CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp hu hg hgu huc hcu hup huv csm csma".split())
 # Head words of centres, folded: one of them makes a span of common words a centre's name (Hospital del Mar).
@@ -1545,7 +1545,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
-        or (label in PERSON_TYPES | {"FAMILIARES_SUJETO_ASISTENCIA"} and fold(covered) in _NEVER_A_PERSON)
+        or (label in _PEOPLE_TYPES and fold(covered) in _NEVER_A_PERSON)
         or (label == "CENTRO_SALUD" and _no_centre_at_all(covered))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
         or (
