@@ -142,6 +142,23 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("accidente en la N-502 a la altura de Calera", "N-502", "CALLE", ["N-502"]),
         ("cervezas al día. CAGE 4/4, AUDIT 31. Episodio", "CAGE 4/4, AUDIT 31", "CALLE", []),
         ("la Dra. Amparo Sanchis del Centre de Salut", "del", "INSTITUCION", []),
+        # A key glued to its identifier where the case changes is not part of it; a code's digits before a comma are
+        # no decimal that an age continues.
+        ("pac. SOL AGUILERA nuhsaAN0417726390 ,73a", "nuhsaAN0417726390", "ID_SUJETO_ASISTENCIA", ["AN0417726390"]),
+        ("Iván Lahoz 38 a dni73001842-K nass", "dni73001842-K", "ID_SUJETO_ASISTENCIA", ["73001842-K"]),
+        ("pac vicent peris,sip18730562,19 anys,treballa", "19 anys", "EDAD_SUJETO_ASISTENCIA", ["19 anys"]),
+        ("pes 3.240 g al naixement", "240 g", "EDAD_SUJETO_ASISTENCIA", []),
+        # A place's kind word goes with its name, but is none alone; a consent's pronoun, a department's adjective, a
+        # scale named alone, a nurse's title and a time's minutes are no PHI; c/ before a drug's dose is "with".
+        ("Viu a Ripoll, a la comarca del Ripollès. Va", "comarca del Ripollès", "TERRITORIO", ["comarca del Ripollès"]),
+        ("Viu a Ripoll, a la comarca del Ripollès. Va", "comarca", "TERRITORIO", []),
+        ("Yo, Silvia Moreno Castán, como madre", "Yo", "TERRITORIO", []),
+        ("XÀTIVA\nServei d'Urgències Pediàtriques\nINFORME", "Pediàtriques", "TERRITORIO", []),
+        ("vores de color rosa, apòsit sec. Braden", "Braden", "NOMBRE_PERSONAL_SANITARIO", []),
+        ("medico Jose A. Galvez · due Rocio Palma", "due", "NOMBRE_PERSONAL_SANITARIO", []),
+        ("urgencia 11:05h 20/01/2025", "05h", "FECHAS", []),
+        ("fa anticoagulada c/ apixaban 2.5/12h,parkinson", "c/ apixaban 2", "CALLE", []),
+        ("ctrl dm2 (dx 2011) en tto", "dx", "FECHAS", []),
     ],
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:

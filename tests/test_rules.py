@@ -10,7 +10,7 @@ import pytest
 from anonimed.cli import main
 from anonimed.document import Document, Span
 from anonimed.formats.brat import read_brat_dir, write_brat
-from anonimed.rules import RuleError, RuleSet, evaluate_rules, judge_candidate, load_rules, with_rules
+from anonimed.rules import RuleError, RuleSet, WithRules, evaluate_rules, judge_candidate, load_rules, with_rules
 from anonimed.rules.language import TokenCondition, parse_rules
 from anonimed.rules.matcher import CompiledRule, ConditionMemo, TokenIndex, find_matches, holds, token_views
 
@@ -297,6 +297,20 @@ def test_rules_added_to_a_model_fill_gaps_extend_or_win_when_asked(tmp_path: Pat
     assert [(s.start, s.end) for s in with_rules(only_model, path).detect(document)] == [(0, 3), (5, 14), (21, 32)]
     winning = with_rules(model, path, prefer="rules").detect(document)
     assert [(s.start, s.end, s.source) for s in winning] == [(5, 14, "rules"), (21, 32, "rules")]
+
+
+def test_a_rule_completes_a_centre_the_model_cut_short_with_words_of_its_name() -> None:
+    class Centres:
+        name = "rules"
+
+        def detect(self, document: Document) -> list[Span]:
+            return [Span(0, 37, "HOSPITAL"), Span(38, 69, "INSTITUCION")]
+
+    document = Document("n", "Hospital de Tortosa Verge de la Cinta Universidad de Alcalá E-mail: x")
+    model = Fixed([Span(0, 19, "HOSPITAL"), Span(38, 59, "INSTITUCION")])
+    added = WithRules(model, Centres()).detect(document)
+    # The rule's hospital goes on with its name's words and replaces the model's; the other ran into an e-mail key.
+    assert [(s.start, s.end) for s in added] == [(0, 37), (38, 59)]
 
 
 def test_the_shipped_rules_pass_their_own_examples(capsys: pytest.CaptureFixture[str]) -> None:

@@ -52,6 +52,7 @@ from anonimed.document import Document, Span
 
 STREET = "CALLE"
 CENTRE_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
+_PERSONAL_NAMES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"})
 _TRAILING_MARKS = ",;:+-/(["
 _TRAILING_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "en", "su", "sus"})
 TITLES = ("dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "dña", "don", "doña")  # before a name, never in it
@@ -165,6 +166,8 @@ def _trimmed(text: str, span: Span) -> Span | None:
         end = _end_without_trailing(text, start, end - 1)  # the key "C.P." after a street
     while start < end and not text[start].isalnum():
         start += 1
+    while start < end and span.label in _PERSONAL_NAMES and not text[start].isalpha():
+        start += 1  # a name opens with a letter, not the minutes of a time it ran into (09:00 Núria)
     if span.label in NAME_TYPES:
         title = _TITLE.match(text, start, end)
         if title and title.end() < end:

@@ -135,8 +135,8 @@ _AFTER_FUNCTION_WORD = re.compile(r"[ \t]+|'|’")
 # Departments and specialties (``Cardiología``, ``Urgències``, ``Cirugía General``, ``NEUROPEDIATRIA``).
 _DEPARTMENT_WORD = re.compile(
     r"(?:\w*(?:logia|iatria|grafia|cirugia|cirurgia|terapia)|urgencias|urgencies|medicina|interna|general|intensiva"
-    r"|intensius|anestesia|anestesiologia|reanimacion|reanimacio|familia|familiar|comunitaria|pediatrica|infantil"
-    r"|neonatologia|obstetricia|ginecologia|nefrologia|hematologia|oncologia|radiodiagnostico|radiodiagnostic"
+    r"|intensius|anestesia|anestesiologia|reanimacion|reanimacio|familia|familiar|comunitaria|pediatri(?:ca|cas|cos|cs|ques)"
+    r"|infantil|neonatologia|obstetricia|ginecologia|nefrologia|hematologia|oncologia|radiodiagnostico|radiodiagnostic"
     r"|rehabilitacion|rehabilitacio|guardia|servicio|servei|unidad|unitat|triaje|triatge|urg|digestivo|digestiu"
     r"|dixestivo|pades|esad|ehad)"
 )
@@ -145,7 +145,8 @@ _ROLE_WORDS = frozenset(
     "medico medica metge metgessa facultativo facultativa especialista adjunto adjunta residente resident jefe jefa cap"
     " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
     " llevadora supervisor supervisora coordinador coordinadora firma firmado signat solicitante peticionario"
-    " peticionaria remitente informante sollicitant licitant alumno alumna alumne estudiante gestor gestora casos".split()
+    " peticionaria remitente informante sollicitant licitant alumno alumna alumne estudiante gestor gestora casos due"
+    " tcae".split()
 )
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
@@ -154,8 +155,13 @@ _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà]
 _ROLE_BEFORE_A_NAME = re.compile(
     r"(?i)(?:inf|enf|ped|mir|eir|fir|pir|tcae|aux|ts|due|fisio|gerocultora?|trabajadora?|social|triaje|triatge|r[1-5])\.?[ \t]+"
 )
-# The key of an identifier, glued to it by a hyphen or a slash (``nhc-150679``).
-_GLUED_KEY = re.compile(r"(?i)(?:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]")
+# The key of an identifier glued to it: by a hyphen or a slash (``nhc-150679``), or directly where the case changes
+# (``dni73001842-K``, ``nuhsaAN0417726390``, ``NHC150679``).
+_GLUED_KEY = re.compile(
+    r"(?i:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]"
+    r"|(?:nhc|cipa?|sip|dni|nie|nif|nass|nuhsa|nuss|tsi|tis)(?=[A-Z\d])"
+    r"|(?:NHC|CIPA?|SIP|DNI|NIF|NASS|NUHSA|NUSS|TSI|TIS)(?=\d)"
+)
 # Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
 _SENTENCE_WORDS = 3
 # The most words a span of each type holds (the longest gold spans of MEDDOCAN train and dev and of the styles set:
@@ -198,8 +204,9 @@ _WEEKDAY_BEFORE = re.compile(
 # Catalan Tuesday's abbreviation, in lower case (dm 18/2), and a day and a month written in figures.
 _DIMARTS_BEFORE = re.compile(r"(?<!\w)dm,?[ \t]+\Z")
 _DAY_AND_MONTH = re.compile(r"\d{1,2}[/.-]\d{1,2}(?![\d])")
-# A number that an age's digits continue: a time or a decimal (03:12, 3.240).
-_NUMBER_BEFORE = re.compile(r"\d[:.,]")
+# A number that an age's digits continue, a time or a decimal (03:12, 3.240): its end before the span (not a code's
+# end: sip18730562,19 anys), and its start after it.
+_NUMBER_BEFORE = re.compile(r"(?<!\d{4})\d[:.,]\Z")
 _NUMBER_AFTER = re.compile(r"[:.,]\d")
 # A dash between spaces: two values side by side (DRA. CLARA MIRALLES - NEUROPEDIATRIA).
 _SPACED_DASH = re.compile(r"\s+[-–—]\s+")
@@ -217,8 +224,9 @@ _EPONYM_HEADS = frozenset(
 )
 # The key of a phone glued to its number (tlf688-402-917).
 _GLUED_PHONE_KEY = re.compile(r"(?i)(?:tlf|telf|tel|tfno|tf|movil|mòbil|mobil|mv|mov)\.?:?(?=\+?\d)")
-# A dose or a frequency (cada 72h, 600 mg, c/12h).
+# A dose or a frequency (cada 72h, 600 mg, c/12h), and the rest of one that a street's number ran into (2|.5/12h).
 _DOSE = re.compile(r"(?i)\bcada[ \t]+\d+[ \t]*h\b|\b\d+[ \t]*(?:mg|mcg|ml|ui)\b|\bc/\d+[ \t]*h\b")
+_REST_OF_A_DOSE = re.compile(r"(?i)(?:[.,]\d+)?/\d+[ \t]*h\b")
 # Words of the care a lower-case note logs (prox cura jueves, 1a visita, vacunacion embarazo, cura domic): a lower-case
 # name or place holds none of them.
 _CARE_WORDS = frozenset(
@@ -314,6 +322,9 @@ _AGE_OR_IDENTIFIER_AFTER = re.compile(
     r"\d{1,3}[ \t]*(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])"
     r"|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport)\b)"
 )
+# The minutes of a time, and the hour and colon before them (11:05h).
+_MINUTES = re.compile(r"[0-5]\d[ \t]?h?\.?")
+_HOUR_AND_COLON = re.compile(r"\d:\Z")
 # The word that joins the two dates of a range, at a date's end (``9 al``).
 _RANGE_WORD_AT_END = re.compile(r"(?i)[ \t]+(?:al|a|hasta|fins|y|i)\Z")
 # A twin, or the calf muscle when a side follows (gemelo izq).
@@ -333,7 +344,7 @@ _TRAILING_ID_KEY = re.compile(r"[ \t]+(?:NIE|DNI|NIF|NASS|NHC|SIP|CIP|CIPA|TIS|T
 # The units of an age in words.
 _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
 # Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
-_DATE_CUES = frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec".split()) | _AGE_UNIT_WORDS
+_DATE_CUES = frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec dx".split()) | _AGE_UNIT_WORDS
 # Words taken for a person that never are one: identifiers' keys, units of an age.
 _NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa tis tsi nuhsa nuss".split()) | _AGE_UNIT_WORDS
 # The preposition after a place that opens what follows it (Barcelona des del 2009, Tarragona des de l'any).
@@ -362,12 +373,16 @@ _WORD_BEFORE = {
 # A vital sign's or a scale's abbreviation before its value: temperature, respiratory and heart rate, blood pressure,
 # saturation, pain, coma and performance scales (ECOG 1, NYHA 2), and the scales of geriatric and nursing assessment
 # (Barthel 25, MNA 19, Tinetti 12: not a street and its number).
-_VITAL_SIGN = re.compile(
-    r"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c"
-    r"|barthel|tinetti|mna|pfeiffer|lawton|norton|braden|emina|downton|karnofsky|nihss|rankin|mmse|mec|katz|pps"
-    r"|charlson|zarit|yesavage|glasgow|apgar|epworth|hamilton|fagerstrom|morisky|cage|audit|dast|phq-?9|gad-?7|moca"
-    r"|hads)[ \t:]*\d"
+_SCALES = (
+    "barthel|tinetti|mna|pfeiffer|lawton|norton|braden|emina|downton|karnofsky|nihss|rankin|mmse|mec|katz|pps|charlson"
+    "|zarit|yesavage|glasgow|apgar|epworth|hamilton|fagerstrom|morisky|cage|audit|dast|phq-?9|gad-?7|moca|hads"
 )
+_VITAL_SIGN = re.compile(
+    rf"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c|{_SCALES})"
+    r"[ \t:]*\d"
+)
+# A scale named alone, without its value (Braden, Norton): no person.
+_SCALE_NAMES = frozenset(name for name in _SCALES.split("|") if name.isalpha())
 # The head of a clinical eponym, a scale or a criterion, then de: the capitalised word after it names a person or a
 # place only as an eponym (fractura de Colles, criterios de Seattle, criteris de Lugano, tipus II de Bigliani).
 _EPONYM_BEFORE = re.compile(
@@ -418,6 +433,8 @@ _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
 )
 _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".split())
+# Words that say what kind of place a name is, tagged with it: not prose.
+_PLACE_KIND_WORDS = frozenset("comarca parroquia".split())
 _IS_A_PERSON = re.compile(
     r"[ \t]+(?:es|és|era|fue|fou)[ \t]+(?:un|una)[ \t]+(?:niñ|nen|noi|chic|var[oó]n|hom|dona|mujer|lactant|beb|adolescent|pacient|senyor|señor)"
 )
@@ -463,9 +480,11 @@ def _opens_a_clause(text: str, span: Span) -> bool:
 
 def _lower_case_prose(covered: str) -> bool:
     """A lower-case word of four letters or more that no name or place list knows (``a efectos de su empresa``); the
-    lower-case part of a hyphenated name is none (``Vall-llosera``)."""
+    lower-case part of a hyphenated name is none (``Vall-llosera``), nor the word that says what kind of place a
+    name is (``comarca del Ripollès``, ``parroquia de Vilatuxe``: guideline P12.4 tags it with the name)."""
     words = _own_words(_HYPHENATED_PART.sub("", covered))
-    return any(w.islower() and len(w) >= 4 and not _known(w) for w in words)
+    named = [w for w in words if fold(w) not in _PLACE_KIND_WORDS]
+    return (bool(words) and not named) or any(w.islower() and len(w) >= 4 and not _known(w) for w in named)
 
 
 def _lower_case_word(text: str, span: Span) -> bool:
@@ -690,8 +709,8 @@ def _whole_code(text: str, span: Span) -> Span:
     if text[end - 1].isalnum():
         while end < len(text) and (text[end].isalnum() or _code_joint(text, end)):
             end += 1
-    key = _GLUED_KEY.match(text, start, span.start)
-    if key is not None:  # nhc-150679: the key glued to the number is not part of it
+    key = _GLUED_KEY.match(text, start, end)
+    if key is not None and key.end() < end:  # nhc-150679, dni73001842-K: the key glued to the number is not part of it
         start = key.end()
     if (start, end) == (span.start, span.end):
         return span
@@ -935,9 +954,8 @@ def _giving_not_a_woman(text: str, span: Span) -> bool:
 
 def _inside_a_number(text: str, span: Span) -> bool:
     """An age that is part of a time or a decimal number (``03:12 H``, ``3.240 g``)."""
-    before = text[max(0, span.start - 2) : span.start]
     after = text[span.end : span.end + 2]
-    return bool(_NUMBER_BEFORE.fullmatch(before) or _NUMBER_AFTER.fullmatch(after))
+    return bool(_NUMBER_BEFORE.search(text, max(0, span.start - 2), span.start) or _NUMBER_AFTER.fullmatch(after))
 
 
 def _without_a_sentence_opener(text: str, span: Span) -> Span:
@@ -1041,8 +1059,12 @@ def _dose_or_glued(text: str, span: Span) -> bool:
     """A street that gives a dose or a frequency (``c/ mepilex cada 72h``: c/ for con), or starts inside a word
     (``hba1c.inicio``)."""
     inside_a_word = span.start > 0 and text[span.start - 1].isalnum() and text[span.start].isalnum()
-    # The unit may lie just past the span (c/ mepilex cada 72|h).
-    return inside_a_word or _DOSE.search(text[span.start : span.end + 4]) is not None
+    # The unit may lie just past the span (c/ mepilex cada 72|h, c/ apixaban 2|.5/12h).
+    return (
+        inside_a_word
+        or _DOSE.search(text[span.start : span.end + 4]) is not None
+        or _REST_OF_A_DOSE.match(text, span.end) is not None
+    )
 
 
 def _care_log(covered: str) -> bool:
@@ -1247,8 +1269,13 @@ def _no_centre_at_all(covered: str) -> bool:
 
 
 def _quantity(text: str, span: Span) -> bool:
-    """A number before a unit is a quantity, not a year (``4000 Hz``, ``2000 kcal``)."""
-    return text[span.start : span.end].isdigit() and _UNIT_AFTER.match(text, span.end) is not None
+    """A number before a unit is a quantity, not a year (``4000 Hz``, ``2000 kcal``); the minutes of a time are
+    none either (``11:05h``)."""
+    covered = text[span.start : span.end]
+    return (covered.isdigit() and _UNIT_AFTER.match(text, span.end) is not None) or (
+        _MINUTES.fullmatch(covered) is not None
+        and _HOUR_AND_COLON.search(text, max(0, span.start - 3), span.start) is not None
+    )
 
 
 def _phone_owner(text: str, span: Span) -> bool:
@@ -1455,7 +1482,8 @@ _CENTRE_HEADS = _CENTRE_ABBREVIATIONS | frozenset(
     " consultorio consultori mutua ajuntament ayuntamiento colegio escola escuela ies ceip asociacion associacio"
     " sociedad societat servicio servei unidad unitat ospitale ospitalea osasun zentroa hopital materno".split()
 )
-_FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS
+# With the pronoun that opens a consent (``Yo, Silvia Moreno``): words that name nobody and nowhere.
+_FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS | {"yo", "jo"}
 # The changes to a span's bounds, in order: (whether it applies to a label, the change).
 _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
     (lambda label: True, _first_line),
@@ -1546,6 +1574,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
         or (label in _PEOPLE_TYPES and fold(covered) in _NEVER_A_PERSON)
+        or (label in PERSON_TYPES and fold(covered) in _SCALE_NAMES and not _after_a_title(text, span))
         or (label == "CENTRO_SALUD" and _no_centre_at_all(covered))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
         or (

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
 from anonimed.detect.base import Detector
+from anonimed.detect.boundaries import CENTRE_TYPES
 from anonimed.document import Document, Span
+from anonimed.rules.language import fold
 from anonimed.rules.ruleset import load_rules
 
 Prefer = Literal["model", "rules"]
+# A capitalised word of a name, of two letters or more, or a Roman numeral (Rondilla I, Felipe II).
+_NAME_WORD = re.compile(r"[^\W\d_a-zà-ÿ][^\W\d_]+|[IVX]+")
+_PARTICLES = frozenset("de del la las los el i y".split())
 
 
 class WithRules:
@@ -18,7 +24,8 @@ class WithRules:
 
     ``prefer="model"`` (the default): the rules add spans where the model found nothing, and a rule's span that holds
     every model span it overlaps, twice as long as they are together, replaces them (the model found a piece of a
-    hospital's name, ``H``, the rule all of it); otherwise the model's spans stay.  The rules add recall and never shrink what
+    hospital's name, ``H``, the rule all of it), as does a centre's that starts where the model's centre of the same
+    type starts and goes on (``Hospital de Tortosa`` + ``Verge de la Cinta``); otherwise the model's spans stay.  The rules add recall and never shrink what
     the model covers.  ``prefer="rules"``: where a rule's span overlaps the model's, the rule's wins (a site's rule
     that fixes a boundary or a type the model gets wrong).
     """
@@ -40,10 +47,36 @@ class WithRules:
         for span in ruled:
             overlapping = [m for m in kept_model if m.overlaps(span)]
             covered = sum(len(m) for m in overlapping)
-            if all(span.contains(m) for m in overlapping) and covered * 2 < len(span):
+            if all(span.contains(m) for m in overlapping) and (
+                covered * 2 < len(span) or _longer_centre(document.text, span, overlapping)
+            ):
                 kept_model = [m for m in kept_model if m not in overlapping]
                 added.append(span)
         return sorted([*kept_model, *added])
+
+
+def _longer_centre(text: str, rule_span: Span, model_spans: Sequence[Span]) -> bool:
+    """Whether the rule's span is a centre that the model's one span, of the same type and start, stopped inside of,
+    and goes on with capitalised words of the name (``Hospital de Tortosa`` + ``Verge de la Cinta``): not with a town
+    after ``de``, which the guidelines tag apart, nor with an initial, a number, an hour or a common word in capitals
+    that the rule ran into (``Universidad de Alcalá`` + ``E``-mail, ``Hospital Morales Meseguer`` + ``2``ª planta)."""
+    if not (
+        rule_span.label in CENTRE_TYPES
+        and len(model_spans) == 1
+        and model_spans[0].label == rule_span.label
+        and model_spans[0].start == rule_span.start
+    ):
+        return False
+    from anonimed.rules.gazetteers import CommonWords
+
+    words = text[model_spans[0].end : rule_span.end].split()
+    names = [word for word in words if word not in _PARTICLES]
+    return (
+        bool(words)
+        and words[0] in names
+        and words[-1] in names
+        and all(_NAME_WORD.fullmatch(word) and not (word.isupper() and fold(word) in CommonWords()) for word in names)
+    )
 
 
 def _outside(candidates: Sequence[Span], taken: Sequence[Span]) -> list[Span]:
