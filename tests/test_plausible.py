@@ -159,6 +159,15 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("urgencia 11:05h 20/01/2025", "05h", "FECHAS", []),
         ("fa anticoagulada c/ apixaban 2.5/12h,parkinson", "c/ apixaban 2", "CALLE", []),
         ("ctrl dm2 (dx 2011) en tto", "dx", "FECHAS", []),
+        # A name in capitals written surnames first takes the given names after the comma, not a department.
+        (
+            "FDO. DR. HERRERO BLANCO, LUIS ÁNGEL. COL. 4949061",
+            "HERRERO BLANCO",
+            "NOMBRE_PERSONAL_SANITARIO",
+            ["HERRERO BLANCO, LUIS ÁNGEL"],
+        ),
+        ("DR. GARCÍA LÓPEZ, CARDIOLOGÍA, HOSPITAL", "GARCÍA LÓPEZ", "NOMBRE_PERSONAL_SANITARIO", ["GARCÍA LÓPEZ"]),
+        ("Dr. García López, Luis.", "García López", "NOMBRE_PERSONAL_SANITARIO", ["García López"]),
     ],
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:

@@ -322,6 +322,11 @@ _AGE_OR_IDENTIFIER_AFTER = re.compile(
     r"\d{1,3}[ \t]*(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])"
     r"|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport)\b)"
 )
+# Given names in capitals after a comma that end their line or come before a full stop, a bracket or a comma: those
+# of a name written surnames first (MARTÍN ALONSO, EUSEBIO (UROLOGÍA)).
+_GIVEN_NAMES_AFTER_A_COMMA = re.compile(
+    r",[ \t]*(?P<names>[^\W\d_a-zß-ÿ]+(?:[ \t]+[^\W\d_a-zß-ÿ]+){0,3})(?=[ \t]*(?:[.(,]|$))", re.M
+)
 # The minutes of a time, and the hour and colon before them (11:05h).
 _MINUTES = re.compile(r"[0-5]\d[ \t]?h?\.?")
 _HOUR_AND_COLON = re.compile(r"\d:\Z")
@@ -434,7 +439,7 @@ _NOT_IN_NAMES = frozenset(
 )
 _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".split())
 # Words that say what kind of place a name is, tagged with it: not prose.
-_PLACE_KIND_WORDS = frozenset("comarca parroquia".split())
+_PLACE_KIND_WORDS = frozenset("comarca parroquia urbanizacion urbanitzacio".split())
 _IS_A_PERSON = re.compile(
     r"[ \t]+(?:es|és|era|fue|fou)[ \t]+(?:un|una)[ \t]+(?:niñ|nen|noi|chic|var[oó]n|hom|dona|mujer|lactant|beb|adolescent|pacient|senyor|señor)"
 )
@@ -1136,8 +1141,9 @@ def _not_an_occupation(covered: str) -> bool:
 
 def _whole_name(text: str, span: Span) -> Span:
     """A person's name takes the initials written right before it (``R. Morales``, ``M. J. PRIEGO``; not ``D.``, which
-    is *don*) and the known surnames that follow it on the line (``BENITO CABEZA REY``, ``Lucía Herrero Cabeza``)."""
-    from anonimed.rules.gazetteers import street_types, surnames
+    is *don*), the known surnames that follow it on the line (``BENITO CABEZA REY``, ``Lucía Herrero Cabeza``) and,
+    after surnames in capitals, the given names after a comma (``PAZOS CASTRO, XOÁN``)."""
+    from anonimed.rules.gazetteers import given_names, street_types, surnames
 
     start, end = span.start, span.end
     if text[start:end].islower():
@@ -1154,6 +1160,10 @@ def _whole_name(text: str, span: Span) -> Span:
         if word.isupper() != text[start:end].isupper():  # CABEZA after Benito: another line's style, not the name
             break
         end = after.end()
+    if text[start:end].isupper() and (given := _GIVEN_NAMES_AFTER_A_COMMA.match(text, end)) is not None:
+        words = [fold(word) for word in given.group("names").split()]
+        if words[0] in given_names() and all(word in given_names() or word in _PARTICLES for word in words):
+            end = given.end("names")  # HERRERO BLANCO, LUIS ÁNGEL: the surnames first, as a list of names writes them
     return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score, span.source)
 
 
