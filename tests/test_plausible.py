@@ -168,6 +168,19 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ),
         ("DR. GARCÍA LÓPEZ, CARDIOLOGÍA, HOSPITAL", "GARCÍA LÓPEZ", "NOMBRE_PERSONAL_SANITARIO", ["GARCÍA LÓPEZ"]),
         ("Dr. García López, Luis.", "García López", "NOMBRE_PERSONAL_SANITARIO", ["García López"]),
+        # A name ends before a code glued to its key; a Basque centre's head follows its name.
+        (
+            "dr iñaki sol bermejo col282856431\n",
+            "iñaki sol bermejo col282856431",
+            "NOMBRE_PERSONAL_SANITARIO",
+            ["iñaki sol bermejo"],
+        ),
+        (
+            "Lasarte-Oria osasun zentroa - pediatria",
+            "Lasarte-Oria osasun zentroa",
+            "CENTRO_SALUD",
+            ["Lasarte-Oria osasun zentroa"],
+        ),
     ],
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:

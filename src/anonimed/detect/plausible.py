@@ -159,7 +159,7 @@ _ROLE_BEFORE_A_NAME = re.compile(
 # (``dni73001842-K``, ``nuhsaAN0417726390``, ``NHC150679``).
 _GLUED_KEY = re.compile(
     r"(?i:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]"
-    r"|(?:nhc|cipa?|sip|dni|nie|nif|nass|nuhsa|nuss|tsi|tis)(?=[A-Z\d])"
+    r"|(?:nhc|cipa?|sip|dni|nie|nif|nass|nuhsa|nuss|tsi|tis|nis|col)(?=[A-Z\d])"
     r"|(?:NHC|CIPA?|SIP|DNI|NIF|NASS|NUHSA|NUSS|TSI|TIS)(?=\d)"
 )
 # Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
@@ -346,6 +346,8 @@ _NONE_OF = frozenset(
 )
 # Header keys of identifiers, which a name on a capitalised line may run into (``IONUT CRACIUN  NIE``).
 _TRAILING_ID_KEY = re.compile(r"[ \t]+(?:NIE|DNI|NIF|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS)\Z")
+# A word with figures at the end of a span: no word of a person's name has them.
+_TRAILING_CODE = re.compile(r"[ \t]+[^\W\d_]*\d[\w/.-]*\Z")
 # The units of an age in words.
 _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
 # Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
@@ -438,6 +440,8 @@ _NOT_IN_NAMES = frozenset(
     "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
 )
 _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".split())
+# The head words of a Basque centre's name, which follow the name.
+_BASQUE_CENTRE_HEADS = frozenset("osasun zentroa anbulatorioa ikastola ospitalea".split())
 # Words that say what kind of place a name is, tagged with it: not prose.
 _PLACE_KIND_WORDS = frozenset("comarca parroquia urbanizacion urbanitzacio".split())
 _IS_A_PERSON = re.compile(
@@ -1176,8 +1180,9 @@ def _centre_name_end(text: str, span: Span) -> Span:
         return span
     last = max(i for i, word in enumerate(words) if not word.group().islower())
     tail = [word.group() for word in words[last + 1 :] if word.group() not in _PARTICLES]
-    # Two words at least: one lower-case word may be the name's own (Hospital Universitario La paz, 12 de octubre).
-    if len(tail) < 2 or not any(len(word) >= 3 for word in tail):
+    # Two words at least: one lower-case word may be the name's own (Hospital Universitario La paz, 12 de octubre);
+    # Basque puts the centre's head after its name (Lasarte-Oria osasun zentroa).
+    if len(tail) < 2 or not any(len(word) >= 3 for word in tail) or all(w in _BASQUE_CENTRE_HEADS for w in tail):
         return span
     return Span(span.start, span.start + words[last].end(), span.label, span.score, span.source)
 
@@ -1249,6 +1254,8 @@ _without_the_range_word = _cut_before(_RANGE_WORD_AT_END)
 _without_a_trailing_preposition = _cut_before(_TRAILING_PREPOSITION)
 # A name without the identifier's key that follows it on a capitalised line (IONUT CRACIUN  NIE X7742019Q).
 _without_a_trailing_key = _cut_before(_TRAILING_ID_KEY)
+# A name without the code glued to a key that it ran into at its end (dr iñaki sol bermejo col282856431).
+_without_a_trailing_code = _cut_before(_TRAILING_CODE)
 # A street ends before a comma glued to the town that follows its number (c/ des born 7,inca): the town is a place of
 # its own (a street's own parts after a comma hold figures: 41,3º 2ª).
 _before_a_glued_town = _cut_before(_GLUED_TOWN)
@@ -1513,6 +1520,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label == "FECHAS", _without_the_range_word),
     (lambda label: label == "EDAD_SUJETO_ASISTENCIA", _with_the_number_before_the_unit),
     (lambda label: label in PERSON_TYPES, _without_a_trailing_key),
+    (lambda label: label in PERSON_TYPES, _without_a_trailing_code),
     (lambda label: label in ("EDAD_SUJETO_ASISTENCIA", "HOSPITAL", "CENTRO_SALUD"), _before_a_glued_sentence),
     (lambda label: label in _CENTRE_TYPES, _before_a_signature),
     (lambda label: label == "TERRITORIO", _place_before_a_clause),
