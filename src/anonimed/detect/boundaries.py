@@ -52,7 +52,7 @@ from anonimed.document import Document, Span
 
 STREET = "CALLE"
 CENTRE_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
-_PERSONAL_NAMES = frozenset({"NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"})
+_PERSONAL_NAMES = NAME_TYPES - {"FAMILIARES_SUJETO_ASISTENCIA"}  # a relative's span may open with a number
 _TRAILING_MARKS = ",;:+-/(["
 _TRAILING_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "en", "su", "sus"})
 TITLES = ("dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "dña", "don", "doña")  # before a name, never in it

@@ -16,7 +16,6 @@ from anonimed.rules.ruleset import load_rules
 Prefer = Literal["model", "rules"]
 # A capitalised word of a name, of two letters or more, or a Roman numeral (Rondilla I, Felipe II).
 _NAME_WORD = re.compile(r"[^\W\d_a-zà-ÿ][^\W\d_]+|[IVX]+")
-_PARTICLES = frozenset("de del la las los el i y".split())
 
 
 class WithRules:
@@ -25,8 +24,8 @@ class WithRules:
     ``prefer="model"`` (the default): the rules add spans where the model found nothing, and a rule's span that holds
     every model span it overlaps, twice as long as they are together, replaces them (the model found a piece of a
     hospital's name, ``H``, the rule all of it), as does a centre's that starts where the model's centre of the same
-    type starts and goes on (``Hospital de Tortosa`` + ``Verge de la Cinta``); otherwise the model's spans stay.  The rules add recall and never shrink what
-    the model covers.  ``prefer="rules"``: where a rule's span overlaps the model's, the rule's wins (a site's rule
+    type starts and goes on (``Hospital de Tortosa`` + ``Verge de la Cinta``); otherwise the model's spans stay.  The
+    rules add recall and never shrink what the model covers.  ``prefer="rules"``: where a rule's span overlaps the model's, the rule's wins (a site's rule
     that fixes a boundary or a type the model gets wrong).
     """
 
@@ -67,10 +66,10 @@ def _longer_centre(text: str, rule_span: Span, model_spans: Sequence[Span]) -> b
         and model_spans[0].start == rule_span.start
     ):
         return False
-    from anonimed.rules.gazetteers import CommonWords
+    from anonimed.rules.gazetteers import PARTICLES, CommonWords
 
     words = text[model_spans[0].end : rule_span.end].split()
-    names = [word for word in words if word not in _PARTICLES]
+    names = [word for word in words if word not in PARTICLES]
     return (
         bool(words)
         and words[0] in names

@@ -183,7 +183,7 @@ TOWN_POPULATION = 5000
 # that are rare in Spanish and not common in Catalan (Alguaire, Covaleda, Lekunberri): many villages are named by
 # ordinary words (Codos, Ampolla, Herradura, Espino), which would make the words of a note places.
 SMALL_TOWN_POPULATION = 1000
-_RARE_ZIPF = 2.5
+_RARE_ZIPF = 2.5  # a Spanish word heard less than about three times in ten million words
 # Words of town names that name nothing alone (Alcalá la Real, Villanueva de la Serena, San Andrés).
 _GENERIC_TOWN_WORDS = frozenset(
     "san santa sant santo sa es les els la el real nueva nuevo nova vella viejo vieja alta alto baja bajo mar"
