@@ -181,6 +181,16 @@ def _one(text: str, covered: str, label: str) -> list[str]:
             "CENTRO_SALUD",
             ["Lasarte-Oria osasun zentroa"],
         ),
+        # A name that runs over an identifier's key in lower case and its number ends before both; a key qualified in
+        # brackets is still a key; a name cut on an elided particle takes the word it is elided before.
+        (
+            "pac. juan perez nis 2018004417,varon",
+            "juan perez nis 2018004417",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["juan perez"],
+        ),
+        ("Telèfon: 972 23 48 19      Mòbil (fill): 661 407 233", "Mòbil", "TERRITORIO", []),
+        ("agenda inf. - abs móra d'ebre - dijous 3/2", "abs móra d", "CENTRO_SALUD", ["abs móra d'ebre"]),
     ],
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:

@@ -344,8 +344,8 @@ _NONE_OF = frozenset(
     " complicacio complicacions incidencia incidencies queixa dolor febre motiu efecte resposta millora dada dubte"
     " tractament medicacio episodi ingres caiguda vomit focus imatge troballa".split()
 )
-# Header keys of identifiers, which a name on a capitalised line may run into (``IONUT CRACIUN  NIE``).
-_TRAILING_ID_KEY = re.compile(r"[ \t]+(?:NIE|DNI|NIF|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS)\Z")
+# Header keys of identifiers, which a name may run into (``IONUT CRACIUN  NIE``, ``juan perez nis``).
+_TRAILING_ID_KEY = re.compile(r"[ \t]+(?i:NIE|DNI|NIF|NIS|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS)\Z")
 # A word with figures at the end of a span: no word of a person's name has them.
 _TRAILING_CODE = re.compile(r"[ \t]+[^\W\d_]*\d[\w/.-]*\Z")
 # The units of an age in words.
@@ -353,7 +353,7 @@ _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
 # Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
 _DATE_CUES = frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec dx".split()) | _AGE_UNIT_WORDS
 # Words taken for a person that never are one: identifiers' keys, units of an age.
-_NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa tis tsi nuhsa nuss".split()) | _AGE_UNIT_WORDS
+_NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa tis tsi nuhsa nuss nis".split()) | _AGE_UNIT_WORDS
 # The preposition after a place that opens what follows it (Barcelona des del 2009, Tarragona des de l'any).
 _TRAILING_PREPOSITION = re.compile(r"[ \t]+(?:des|de|del|desde|en|a|al)\Z")
 # An age's unit right after a number (34 anys, 52 años, 8 meses).
@@ -1056,6 +1056,13 @@ def _before_a_glued_comma(text: str, span: Span) -> Span | None:
     return _before_first(_GLUED_COMMA, text, span)
 
 
+def _with_the_elided_word(text: str, span: Span) -> Span:
+    """A name that ends on an elided particle takes the word it is elided before (``abs móra d`` + ``'ebre``)."""
+    elided = _ELIDED_END.search(text, span.start, span.end)
+    word = _APOSTROPHE_AND_WORD.match(text, span.end) if elided is not None else None
+    return span if word is None else Span(span.start, word.end(), span.label, span.score, span.source)
+
+
 def _after_a_glued_phone_key(text: str, span: Span) -> Span:
     """A number glued to the key of a phone (``tlf688-402-917``) is the phone number, without the key."""
     key = _GLUED_PHONE_KEY.match(text, span.start, span.end)
@@ -1483,8 +1490,11 @@ def _is_key(text: str, span: Span) -> bool:
 
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
-# A key's colon right after it.
-_COLON_AFTER = re.compile(r"[ \t]*:")
+# A name's last word, an elided particle (``Móra d``), and the apostrophe and word that complete it (``'Ebre``).
+_ELIDED_END = re.compile(r"(?<=\s)[dlDL]\Z")
+_APOSTROPHE_AND_WORD = re.compile(r"['’][^\W\d_]+")
+# A key's colon right after it, perhaps after a word in brackets that says whose it is (``Mòbil (fill):``).
+_COLON_AFTER = re.compile(r"[ \t]*(?:\([^()\n]{1,20}\)[ \t]*)?:")
 # The words in capitals that open a key before its last word (DATA DEL, MÉDICO QUE, Nº).
 _KEY_IN_CAPITALS = re.compile(r"[ \t]*(?:[^\W\d_a-zà-ÿ]+\.?|Nº|N\.º)(?:[ \t]+[^\W\d_a-zà-ÿ]+\.?)*[ \t]+")
 _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
@@ -1519,8 +1529,9 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label == "FECHAS", _date_before_an_hour),
     (lambda label: label == "FECHAS", _without_the_range_word),
     (lambda label: label == "EDAD_SUJETO_ASISTENCIA", _with_the_number_before_the_unit),
-    (lambda label: label in PERSON_TYPES, _without_a_trailing_key),
+    # The code first: a name may run over a key and its number (juan perez nis 2018004417).
     (lambda label: label in PERSON_TYPES, _without_a_trailing_code),
+    (lambda label: label in PERSON_TYPES, _without_a_trailing_key),
     (lambda label: label in ("EDAD_SUJETO_ASISTENCIA", "HOSPITAL", "CENTRO_SALUD"), _before_a_glued_sentence),
     (lambda label: label in _CENTRE_TYPES, _before_a_signature),
     (lambda label: label == "TERRITORIO", _place_before_a_clause),
@@ -1530,6 +1541,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in PERSON_TYPES or label == "FECHAS", _before_a_spaced_dash),
     (lambda label: label in _NAMES_AND_PLACES - {STREET}, _before_a_glued_comma),
     (lambda label: label in _NAMES_AND_PLACES, _without_leading_function_words),
+    (lambda label: label in _NAMES_AND_PLACES | _CENTRE_TYPES, _with_the_elided_word),
     # Places and centres only: Domingo is a surname (sálamo domingo).
     (lambda label: label in PLACE_TYPES | _CENTRE_TYPES, _without_a_weekday_at_the_end),
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none

