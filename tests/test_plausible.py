@@ -191,6 +191,30 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ),
         ("Telèfon: 972 23 48 19      Mòbil (fill): 661 407 233", "Mòbil", "TERRITORIO", []),
         ("agenda inf. - abs móra d'ebre - dijous 3/2", "abs móra d", "CENTRO_SALUD", ["abs móra d'ebre"]),
+        (
+            "nom: camille dupuis  passaport 19AV45812",
+            "camille dupuis  passaport",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["camille dupuis"],
+        ),
+        # A form's key before a tab is layout, and a span that opens with one is its value; a table's row of values
+        # may open with a sex word.
+        ("Régimen\tGeneral\nMutua\tFremap\n", "Mutua\tFremap", "INSTITUCION", ["Fremap"]),
+        ("Empresa\tAutocares Hermanos Castillo S.L.\n", "Empresa", "OTROS_SUJETO_ASISTENCIA", []),
+        ("Sexo\t\tEdad\nHombre\t\t76\n", "Hombre", "SEXO_SUJETO_ASISTENCIA", ["Hombre"]),
+        # A side of the body, a letter's closing formula, Catalan's des, a time span and a notice name nobody.
+        ("Lasègue positiu a 40º a l'esquerra, reflex", "esquerra", "TERRITORIO", []),
+        ("dubte: lgomez@saas.ad\n\nCordialment,\nDra. Laura Gómez", "Cordialment", "TERRITORIO", []),
+        ("resident a Andorra des de 2014.", "des", "FECHAS", []),
+        ("viu a pedreguer des de fa 15 anys.\nva", "15 anys", "FAMILIARES_SUJETO_ASISTENCIA", []),
+        ("pac dalt sant joan - maó. avís domicili", "avís", "FAMILIARES_SUJETO_ASISTENCIA", []),
+        # A lower-case name after a person's key stays in a note that capitalises other names.
+        (
+            "Hospital de Tortosa\npacient: teresa ferré bel    edat: 79 a\nViu a Deltebre amb la Sílvia.",
+            "teresa ferré bel",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["teresa ferré bel"],
+        ),
     ],
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:

@@ -315,6 +315,12 @@ _TITLE_OF_THE_NEXT = re.compile(r"(?i)[ \t]+(?:i|y|e)[ \t]+(?:dr|dra|sr|sra)\.?\
 _DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\(\Z")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?\Z")
+# A key that names a person (its last word before the colon), opening its line or a column of it.
+_PERSON_KEY_BEFORE = re.compile(
+    r"(?i)(?:^|\n|\t|  )[ \t]*(?:[^\W\d_]+[ \t]+){0,3}?(?:pacient[ea]?|nom|nombre|cognoms|apellidos|usuari[oa]?"
+    r"|infermer[ao]|enfermer[ao]|metge|metgessa|m[eé]dic[oa]|facultativ[oa]|responsable|referent[e]?|titular"
+    r"|contacte|contacto|familiar|cuidador[a]?|tutor[a]?)[ \t]*:[ \t]*\Z"
+)
 # What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
 # ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
 _AGE_OR_IDENTIFIER_AFTER = re.compile(
@@ -345,7 +351,9 @@ _NONE_OF = frozenset(
     " tractament medicacio episodi ingres caiguda vomit focus imatge troballa".split()
 )
 # Header keys of identifiers, which a name may run into (``IONUT CRACIUN  NIE``, ``juan perez nis``).
-_TRAILING_ID_KEY = re.compile(r"[ \t]+(?i:NIE|DNI|NIF|NIS|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS)\Z")
+_TRAILING_ID_KEY = re.compile(
+    r"[ \t]+(?i:NIE|DNI|NIF|NIS|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS|PASAPORTE|PASSAPORT|PASSPORT)\Z"
+)
 # A word with figures at the end of a span: no word of a person's name has them.
 _TRAILING_CODE = re.compile(r"[ \t]+[^\W\d_]*\d[\w/.-]*\Z")
 # The units of an age in words.
@@ -517,6 +525,12 @@ def _before_age_or_identifier(text: str, span: Span) -> bool:
     return after is not None and (
         any(c in after.group() for c in ",(/") or len(text[span.start : span.end].split()) > 1
     )
+
+
+def _after_a_person_key(text: str, span: Span) -> bool:
+    """Whether the span is the value of a key that names a person, at the start of its line or of a column of it
+    (``pacient: teresa ferré bel``, ``infermera referent: laia pla``): a name, whatever case the note writes it in."""
+    return _PERSON_KEY_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
 
 
 def _after_a_title(text: str, span: Span) -> bool:
@@ -800,13 +814,30 @@ def _within_brackets(text: str, span: Span) -> Span | None:
 
 
 def _first_column(text: str, span: Span) -> Span | None:
-    """A span ends at a column break (three spaces, a tab, a table's bar), as at a line break."""
+    """A span ends at a column break (three spaces, a tab, a table's bar), as at a line break; one that opens with a
+    form's key is its value, the next column (``Mutua<TAB>Fremap`` → ``Fremap``)."""
     covered = text[span.start : span.end]
-    found = _COLUMN_BREAK.search(covered.strip())
+    start = span.start + len(covered) - len(covered.lstrip())
+    found = _COLUMN_BREAK.search(text, start, span.end)
     if found is None:
         return span
-    end = span.start + (len(covered) - len(covered.lstrip())) + found.start()
-    return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+    if _form_key(text[start : found.start()]) and found.end() < span.end:
+        return _first_column(text, Span(found.end(), span.end, span.label, span.score, span.source))
+    return Span(span.start, found.start(), span.label, span.score, span.source) if found.start() > span.start else None
+
+
+def _form_key(words_before_a_column: str) -> bool:
+    """Ordinary words, none with a figure or that names someone or somewhere: a form's key (``Mutua``, ``Fecha de la
+    baja``), which a tab or aligned spaces part from its value."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    common = CommonWords()
+    words = _WORD.findall(words_before_a_column)
+    return (
+        bool(words)
+        and not any(c.isdigit() for c in words_before_a_column)
+        and all(w.lower() in common and not _known(w) for w in words)
+    )
 
 
 def _without_leading_function_words(text: str, span: Span) -> Span | None:
@@ -1470,10 +1501,15 @@ def _is_key(text: str, span: Span) -> bool:
     TRASLLAT:``, ``MÉDICO QUE TRASLADA:``: words in capitals before it on the line, no title, no figure, and no
     word of the span that a list of names or places knows: ``REMITE JUAN LÓPEZ:`` stays a name).  A key has no
     figure: a date opening a log's entry is one (``10/2:mejoria``)."""
-    if _COLON_AFTER.match(text, span.end) is None or any(c.isdigit() for c in text[span.start : span.end]):
+    if any(c.isdigit() for c in text[span.start : span.end]):
         return False
     line_start = text.rfind("\n", 0, span.start) + 1
     before = text[line_start : span.start]
+    if _TAB_AND_VALUE.match(text, span.end) is not None:  # Mutua<TAB>Fremap, Fecha de la baja<TAB>03/11/2025
+        # (Not a sex word: a table's row of values opens with it, Hombre<TAB>76.)
+        return span.label != "SEXO_SUJETO_ASISTENCIA" and _form_key(text[line_start : span.end])
+    if _COLON_AFTER.match(text, span.end) is None:
+        return False
     # A key may open a column of its line as well (``Código postal: 38430          Provincia: Santa Cruz``).
     columns = list(_COLUMN_BREAK.finditer(before))
     if not before.strip() or (columns and not before[columns[-1].end() :].strip()):
@@ -1488,11 +1524,18 @@ def _is_key(text: str, span: Span) -> bool:
     )
 
 
+# Words that name nobody and nowhere though a capital or a list may suggest it: a letter's closing formula, a side
+# of the body (Cordialment; a l'esquerra).
+_NEVER_A_NAME_OR_PLACE = frozenset(
+    "cordialment cordialmente atentamente atentament salutacions saludos esquerra dreta izquierda derecha".split()
+)
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
 # A name's last word, an elided particle (``Móra d``), and the apostrophe and word that complete it (``'Ebre``).
 _ELIDED_END = re.compile(r"(?<=\s)[dlDL]\Z")
 _APOSTROPHE_AND_WORD = re.compile(r"['’][^\W\d_]+")
+# A tab after a form's key, and its value on the same line.
+_TAB_AND_VALUE = re.compile(r"\t[ \t]*\S")
 # A key's colon right after it, perhaps after a word in brackets that says whose it is (``Mòbil (fill):``).
 _COLON_AFTER = re.compile(r"[ \t]*(?:\([^()\n]{1,20}\)[ \t]*)?:")
 # The words in capitals that open a key before its last word (DATA DEL, MÉDICO QUE, Nº).
@@ -1509,8 +1552,9 @@ _CENTRE_HEADS = _CENTRE_ABBREVIATIONS | frozenset(
     " consultorio consultori mutua ajuntament ayuntamiento colegio escola escuela ies ceip asociacion associacio"
     " sociedad societat servicio servei unidad unitat ospitale ospitalea osasun zentroa hopital materno".split()
 )
-# With the pronoun that opens a consent (``Yo, Silvia Moreno``): words that name nobody and nowhere.
-_FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS | {"yo", "jo"}
+# With the pronoun that opens a consent (``Yo, Silvia Moreno``) and Catalan's ``des`` (des de 2014): words that name
+# nobody and nowhere.
+_FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS | {"yo", "jo", "des"}
 # The changes to a span's bounds, in order: (whether it applies to a label, the change).
 _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
     (lambda label: True, _first_line),
@@ -1580,7 +1624,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
         or (names_or_places and label != STREET and capitalised and _words_of_a_heading(text, span))
         or (names_or_places and (_title_or_department(covered) or _department_or_eponym(covered)))
-        or ((names_or_places or label in _CENTRE_TYPES) and _function_words_only(covered))
+        or ((names_or_places or label in _CENTRE_TYPES or label == "FECHAS") and _function_words_only(covered))
+        or (names_or_places and fold(covered) in _NEVER_A_NAME_OR_PLACE)
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
         or (label in PHONE_TYPES and sum(c.isdigit() for c in covered) < _FEWEST_PHONE_DIGITS)
         or (label in CODE_TYPES and _vital_sign(covered))
@@ -1603,6 +1648,9 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
+        # A time span (des de fa 15 anys) and a notice (avís domicili, where avis are grandparents) are no relatives.
+        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and covered[:1].isdigit() and _duration(text, span))
+        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and covered.lower() == "avís")
         or (label in _PEOPLE_TYPES and fold(covered) in _NEVER_A_PERSON)
         or (label in PERSON_TYPES and fold(covered) in _SCALE_NAMES and not _after_a_title(text, span))
         or (label == "CENTRO_SALUD" and _no_centre_at_all(covered))
@@ -1611,7 +1659,14 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
             names_or_places
             and label != STREET
             and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
-            and not (label in PERSON_TYPES and (_after_a_title(text, span) or _before_age_or_identifier(text, span)))
+            and not (
+                label in PERSON_TYPES
+                and (
+                    _after_a_title(text, span)
+                    or _before_age_or_identifier(text, span)
+                    or _after_a_person_key(text, span)
+                )
+            )
         )
         or (label in PERSON_TYPES and capitalised and _lower_case_word(text, span))
     )
