@@ -179,6 +179,25 @@ rules:
     assert found(rules, "Hospital de Sant Pau") == [("HOSPITAL", "Hospital de Sant Pau")]
 
 
+def test_a_list_is_found_item_by_item_and_no_piece_of_a_match_twice(tmp_path: Path) -> None:
+    rules = rules_from(
+        tmp_path,
+        """
+rules:
+  - name: after-another
+    label: FECHAS
+    pattern: [{fold: [lun, mie, vie]}, {text: [",", "y"]}, {fold: [lun, mie, vie], phi: true}]
+  - name: two-words
+    label: FAMILIARES_SUJETO_ASISTENCIA
+    pattern: [{text: [Dos, dos], optional: true, phi: true}, {fold: hermanas, phi: true}]
+""",
+    )
+    # The mié that ends lun, mié starts mié y vie: the context of one match may open the next.
+    assert found(rules, "sad lun, mié y vie por la mañana") == [("FECHAS", "mié"), ("FECHAS", "vie")]
+    # Hermanas alone, inside Dos Hermanas, is no second match.
+    assert found(rules, "sus dos hermanas") == [("FAMILIARES_SUJETO_ASISTENCIA", "dos hermanas")]
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

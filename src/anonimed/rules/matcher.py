@@ -298,7 +298,7 @@ class _Search:
         self.index = index
 
     def matches(self) -> Iterator[RuleMatch]:
-        position = 0
+        position = phi_end = 0
         for start in self._starts():
             if start < position:
                 continue
@@ -309,9 +309,14 @@ class _Search:
                 continue
             end, consumed = found
             span = self._phi_part(consumed)
-            if span is not None:
-                yield RuleMatch(span[0], span[1], self.rule)
-            position = end
+            if span is None or span[1] <= phi_end:  # nothing, or a piece of the last match's PHI (Dos Hermanas)
+                position = end
+                continue
+            yield RuleMatch(span[0], span[1], self.rule)
+            phi_end = span[1]
+            # The next match may start at this one's last PHI token or in the context after it (lun, mié y vie:
+            # the mié of lun, mié starts mié y vie).
+            position = _last_phi_token(consumed, end)
 
     def _starts(self) -> list[int]:
         """Most tokens start no match: only the positions where a match can begin are tried, and of those only the
@@ -388,6 +393,12 @@ class _Search:
         start = _group_edge(first_element, self.tokens[first_index], "start")
         end = _group_edge(last_element, self.tokens[last_index], "end")
         return (start, end) if start < end else None
+
+
+def _last_phi_token(consumed: Consumed, end: int) -> int:
+    """A match's last PHI token (the end of the whole match when it marks none)."""
+    marked = [i for i, _, phi in consumed if phi]
+    return marked[-1] if marked else end
 
 
 def _length_bounds(element: Element) -> tuple[int, int]:
