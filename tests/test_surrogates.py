@@ -366,3 +366,17 @@ def test_a_shifted_date_never_holds_another_date_of_the_document(seed: int):
     document = Document("n", text, [Span(first, first + 19, "FECHAS"), Span(second, second + 4, "FECHAS")])
     context = SurrogateContext(document, Keyring(seed=seed))
     assert "2023" not in surrogate("FECHAS", "12 DE JUNIO DE 2025", context), f"offset {context.date_offset}"
+
+
+def test_a_festivity_becomes_a_month_the_note_does_not_name() -> None:
+    months = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre".split()
+    text = "No sale desde San Fermín; vino en " + ", ".join(months) + "."
+    spans = [Span(13, 23, "FECHAS")]
+    start = 34
+    for month in months:
+        spans.append(Span(start, start + len(month), "FECHAS"))
+        start += len(month) + 2
+    for seed in range(5):
+        context = context_for(text, spans, seed=seed)
+        assert [text[s.start : s.end] for s in spans[1:]] == months
+        assert surrogate("FECHAS", "San Fermín", context) == "diciembre"

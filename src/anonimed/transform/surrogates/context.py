@@ -19,7 +19,13 @@ MALE_WORDS = frozenset({"hombre", "varon", "masculino", "h", "macho", "nino", "n
 _OFFSET_DRAWS = 20
 # Characters from which another mention written inside a shifted date still shows (2023 in 15 DE JULIO DE 2023).
 _MENTION_WITHIN_A_DATE = 4
-_DOCUMENT_FACTS = ("date_offset", "patient_gender", "catalan", "phi_words")  # cached properties that ignore the salt
+_DOCUMENT_FACTS = (
+    "date_offset",
+    "patient_gender",
+    "catalan",
+    "phi_words",
+    "mention_texts",
+)  # cached properties that ignore the salt
 # Types whose words name someone or somewhere: no surrogate of the note may repeat one of them.
 _NAMING_TYPES = frozenset(
     {
@@ -137,8 +143,13 @@ class SurrogateContext:
             if 31 <= days % 365 <= 334:
                 return days if rng.random() < 0.5 else -days
 
+    @cached_property
+    def mention_texts(self) -> frozenset[str]:
+        """The folded text of every PHI mention of the note: a surrogate equal to one would show it again."""
+        return frozenset(fold(self.document.span_text(span).strip()) for span in self.document.spans) - {""}
+
     def _recreates_a_mention(self, offset: int) -> bool:
-        mentions = {fold(self.document.span_text(span).strip()) for span in self.document.spans} - {""}
+        mentions = self.mention_texts
         # Within a date, only a mention long enough to say something (a year, a name): not the "d" of a Catalan sex.
         longer = "|".join(rf"(?<!\w){re.escape(m)}(?!\w)" for m in mentions if len(m) >= _MENTION_WITHIN_A_DATE)
         within = re.compile(longer) if longer else None

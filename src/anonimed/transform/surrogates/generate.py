@@ -25,11 +25,13 @@ def _date(original: str, context: SurrogateContext) -> str:
     shifted = dates.shift_dates(original, context)
     if shifted is not None:
         return shifted
-    # No date layout found (a festivity, "Navidad"): the digits, if any, change; a word becomes a shifted month.
+    # No date layout found (a festivity, "Navidad"): the digits, if any, change; a word becomes a month, not one the
+    # note names elsewhere (San Fermín → marzo beside a real "en marzo" would show it again).
     if re.search(r"\d", original):
         return numbers.reshape(original, context.random("date", fold(original)))
-    month = context.random("date", fold(original)).randrange(12)
-    return dates.MONTHS["ca" if context.catalan else "es"][month]
+    months = dates.MONTHS["ca" if context.catalan else "es"]
+    free = [month for month in months if fold(month) not in context.mention_texts] or list(months)
+    return context.random("date", fold(original)).choice(free)
 
 
 def _name(label: str) -> Generator:
