@@ -125,8 +125,8 @@ _COLUMN_BREAK = re.compile(r"[ \t]{3,}|\t|[ \t]*\|")
 _HOUR_BEFORE = re.compile(r"\d[ \t]*\Z")
 # Titles before a name, in Spanish and Catalan, never names themselves.
 _TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona dña señor señora senyor senyora".split())
-# What opens a signature in a note written in lower case: a title or an abbreviated role (dra, inf, enf, mf).
-_SIGNATURE_OPENERS = _TITLE_WORDS | frozenset("inf enf mf matr fisio ts due".split())
+# What opens a signature in a note written in lower case: a title or an abbreviated role (dra, inf, enf, mf, ped).
+_SIGNATURE_OPENERS = _TITLE_WORDS | frozenset("inf enf mf matr fisio ts due med ped".split())
 # Articles and prepositions that may stand before a name but are not part of it in lower case (``la Roser``,
 # ``en Quim``, ``con el Dr``).
 _LEADING_FUNCTION_WORDS = frozenset("el la los las en na a al con de del per amb ya és".split())
