@@ -140,6 +140,53 @@ def test_an_age_takes_its_half_and_a_street_leaves_the_postal_key():
     ]
 
 
+def test_a_name_takes_the_abbreviated_maria_before_it():
+    text = "m.ª ángeles bermejo solís, 46 años. Dra. Mª. Jesús Pérez. MªCarmen. Hemograma: Hb 12."
+    spans = [
+        span(text, "m", "SEXO_SUJETO_ASISTENCIA"),
+        span(text, "ángeles bermejo solís", "NOMBRE_SUJETO_ASISTENCIA"),
+        span(text, "Jesús Pérez", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "Carmen", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "Hb 12", "EDAD_SUJETO_ASISTENCIA"),
+    ]
+    assert texts(text, tidy(text, spans)) == [
+        ("NOMBRE_SUJETO_ASISTENCIA", "m.ª ángeles bermejo solís"),
+        ("NOMBRE_PERSONAL_SANITARIO", "Mª. Jesús Pérez"),
+        ("NOMBRE_PERSONAL_SANITARIO", "MªCarmen"),
+        ("EDAD_SUJETO_ASISTENCIA", "Hb 12"),
+    ]
+
+
+def test_a_hospital_takes_its_owner_before_it():
+    text = "eco en Fundación Hospital Calahorra el 14/04; Consorci Hospitalari de Vic; Fundación Jiménez Díaz"
+    spans = [
+        span(text, "Hospital Calahorra", "HOSPITAL"),
+        span(text, "Hospitalari de Vic", "HOSPITAL"),
+        span(text, "Jiménez Díaz", "HOSPITAL"),
+    ]
+    assert [covered for _, covered in texts(text, tidy(text, spans))] == [
+        "Fundación Hospital Calahorra",
+        "Consorci Hospitalari de Vic",
+        "Jiménez Díaz",
+    ]
+
+
+def test_a_health_centre_takes_its_number():
+    text = "dr. Villaseñor (CS Tomelloso 2)\nCentro de Salud Delicias II. C.S. Rondilla 10:30. CS Sur 3 h."
+    spans = [
+        span(text, "CS Tomelloso", "CENTRO_SALUD"),
+        span(text, "Centro de Salud Delicias", "CENTRO_SALUD"),
+        span(text, "C.S. Rondilla", "CENTRO_SALUD"),
+        span(text, "CS Sur", "CENTRO_SALUD"),
+    ]
+    assert [covered for _, covered in texts(text, tidy(text, spans))] == [
+        "CS Tomelloso 2",
+        "Centro de Salud Delicias II",
+        "C.S. Rondilla",
+        "CS Sur",
+    ]
+
+
 def test_the_date_of_a_law_is_not_phi():
     text = "Enfermedad Profesional según el RD 1299/2006, de 10 de noviembre. Ingresó el 10 de noviembre de 2006."
     spans = [

@@ -332,6 +332,24 @@ def test_a_rule_completes_a_centre_the_model_cut_short_with_words_of_its_name() 
     assert [(s.start, s.end) for s in added] == [(0, 37), (38, 59)]
 
 
+def test_a_rule_takes_a_centre_whose_town_the_model_took_alone() -> None:
+    class Centres:
+        name = "rules"
+
+        def detect(self, document: Document) -> list[Span]:
+            return [Span(4, 41, "INSTITUCION"), Span(43, 73, "INSTITUCION")]
+
+    text = "sad ayuntamiento de los llanos de aridane; fundación pepe garcía martínez"
+    document = Document("n", text)
+    # The town ends the council's name; a person's name that ends a foundation's is the model's call.
+    model = Fixed([Span(20, 41, "TERRITORIO"), Span(53, 73, "NOMBRE_SUJETO_ASISTENCIA")])
+    added = WithRules(model, Centres()).detect(document)
+    assert [(text[s.start : s.end], s.label) for s in added] == [
+        ("ayuntamiento de los llanos de aridane", "INSTITUCION"),
+        ("pepe garcía martínez", "NOMBRE_SUJETO_ASISTENCIA"),
+    ]
+
+
 def test_the_shipped_rules_pass_their_own_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "check", "default"]) == 0
     assert "examples as expected" in capsys.readouterr().out

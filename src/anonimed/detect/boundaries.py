@@ -99,6 +99,22 @@ _ENDS_BEFORE = (
         ),
     ),
 )
+# What a span takes from right before it: María abbreviated before a name (Mª, M.ª, Mª., any case), and the owner
+# before a hospital's head (Fundación Hospital Calahorra, Consorci Hospitalari de Vic, Complejo Hospitalario).
+# Each entry: the span's types, what it opens with, and the words before it.
+_WORDS_BEFORE = (
+    (NAME_TYPES, re.compile(""), re.compile(r"(?<!\w)[Mm]\.?ª\.?[ \t]*\Z")),
+    (
+        frozenset({"HOSPITAL"}),
+        re.compile("(?i:hosp)"),
+        re.compile(r"(?<!\w)(?i:fundaci[oó]n?|consorci|consorcio|corporaci[oó]n?|parc|complejo)[ \t]+\Z"),
+    ),
+)
+_WORDS_BEFORE_LOOK_BACK = 16
+# The number of one of a town's health centres: nothing glued after it (not 2,5 nor 2/3 nor 10:30), no unit.
+_CENTRE_NUMBER = re.compile(
+    r"[ \t]+(?:\d{1,2}|I{1,3}|IV|VI{0,3})(?![\w/:]|[.,-]\d|[ \t]*(?i:h|hrs?|horas|hores|min|d[ií]as|dies|a|años|anys)\b)"
+)
 _FLOOR_AND_GAP = re.compile(rf"(?:{_FLOOR})[\s.,;:-]+", re.IGNORECASE)
 _STREET_AND_NUMBER = re.compile(r"[A-ZÁÉÍÓÚÑ]\D*\d")
 
@@ -109,7 +125,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     kept = [s for s in (_trimmed(text, s) for s in spans) if s is not None and not never_phi(text, s)]
     kept = [cut for cut in (_cut(text, s) for s in kept) if cut is not None]
     kept = [part for span in kept for part in _split(text, span)]
-    return _join_streets(text, _take_street_types(text, _take_halves(text, kept)))
+    kept = _take_centre_numbers(text, _take_halves(text, _take_words_before(text, kept)))
+    return _join_streets(text, _take_street_types(text, kept))
 
 
 def _cut(text: str, span: Span) -> Span | None:
@@ -208,6 +225,41 @@ def _take_street_types(text: str, found: list[Span]) -> list[Span]:
             spans[i] = _trimmed(text, replace(other, end=word_start))
         spans[index] = replace(span, start=word_start)
     return sorted(s for s in spans if s is not None)
+
+
+def _take_words_before(text: str, spans: list[Span]) -> list[Span]:
+    """A name takes the abbreviated María before it (``Mª Amparo``, ``m.ª ángeles``), as all 21 gold names of train,
+    dev and the styles set that follow one do, and a hospital the foundation or consortium that owns it (``Fundación``
+    + ``Hospital Calahorra``, as all 60 such gold hospitals do); a span inside the words taken (the ``m`` of ``m.ª``
+    read as a sex) goes."""
+    taken: list[Span | None] = list(sorted(spans))  # None: a span inside the words another one took
+    for index, span in enumerate(taken):
+        if span is None:
+            continue
+        before = next(
+            (b for labels, opening, b in _WORDS_BEFORE if span.label in labels and opening.match(text, span.start)),
+            None,
+        )
+        words = before.search(text, max(0, span.start - _WORDS_BEFORE_LOOK_BACK), span.start) if before else None
+        if words is None:
+            continue
+        taken[index] = replace(span, start=words.start())
+        for inner, other in enumerate(taken[:index]):
+            if other is not None and other.start >= words.start() and other.end <= span.start:
+                taken[inner] = None
+    return [span for span in taken if span is not None]
+
+
+def _take_centre_numbers(text: str, spans: list[Span]) -> list[Span]:
+    """A health centre takes the number or Roman numeral after its town (``CS Tomelloso 2``, ``Centro de Salud
+    Delicias II``): 33 gold centres of train, dev and the styles set end so, none leaves one after it."""
+    spans = sorted(spans)
+    for index, span in enumerate(spans):
+        number = _CENTRE_NUMBER.match(text, span.end) if span.label == "CENTRO_SALUD" else None
+        following = spans[index + 1].start if index + 1 < len(spans) else len(text)
+        if number and number.end() <= following:
+            spans[index] = replace(span, end=number.end())
+    return spans
 
 
 def _take_halves(text: str, spans: list[Span]) -> list[Span]:

@@ -24,9 +24,10 @@ class WithRules:
     ``prefer="model"`` (the default): the rules add spans where the model found nothing, and a rule's span that holds
     every model span it overlaps, twice as long as they are together, replaces them (the model found a piece of a
     hospital's name, ``H``, the rule all of it), as does a centre's that starts where the model's centre of the same
-    type starts and goes on (``Hospital de Tortosa`` + ``Verge de la Cinta``); otherwise the model's spans stay.  The
-    rules add recall and never shrink what the model covers.  ``prefer="rules"``: where a rule's span overlaps the model's, the rule's wins (a site's rule
-    that fixes a boundary or a type the model gets wrong).
+    type starts and goes on (``Hospital de Tortosa`` + ``Verge de la Cinta``), or a centre whose town ends it and was
+    the model's only span there (``ayuntamiento de`` + ``los llanos de aridane``); otherwise the model's spans stay.
+    The rules add recall and never shrink what the model covers.  ``prefer="rules"``: where a rule's span overlaps the
+    model's, the rule's wins (a site's rule that fixes a boundary or a type the model gets wrong).
     """
 
     def __init__(self, detector: Detector, rules: Detector, prefer: Prefer = "model") -> None:
@@ -47,7 +48,9 @@ class WithRules:
             overlapping = [m for m in kept_model if m.overlaps(span)]
             covered = sum(len(m) for m in overlapping)
             if all(span.contains(m) for m in overlapping) and (
-                covered * 2 < len(span) or _longer_centre(document.text, span, overlapping)
+                covered * 2 < len(span)
+                or _longer_centre(document.text, span, overlapping)
+                or _town_of_a_centre(span, overlapping)
             ):
                 kept_model = [m for m in kept_model if m not in overlapping]
                 added.append(span)
@@ -75,6 +78,19 @@ def _longer_centre(text: str, rule_span: Span, model_spans: Sequence[Span]) -> b
         and words[0] in names
         and words[-1] in names
         and all(_NAME_WORD.fullmatch(word) and not (word.isupper() and fold(word) in CommonWords()) for word in names)
+    )
+
+
+def _town_of_a_centre(rule_span: Span, model_spans: Sequence[Span]) -> bool:
+    """Whether the model took for a town the end of a centre's name that the rule found whole (``ayuntamiento de`` +
+    ``los llanos de aridane``, ``centre de salut`` + ``la massana``): a name written in lower case, whose head the
+    model did not read as one."""
+    return (
+        rule_span.label in CENTRE_TYPES
+        and len(model_spans) == 1
+        and model_spans[0].label == "TERRITORIO"
+        and model_spans[0].end == rule_span.end
+        and model_spans[0].start > rule_span.start
     )
 
 

@@ -105,9 +105,25 @@ RECOGNIZERS = (
     Recognizer(
         "abbreviated_month_year",
         "FECHAS",
-        # ``sep-04``, ``dic/2010``, ``Ene'98``: a month's abbreviation joined to a year.
-        re.compile(rf"(?i:\b{_MONTH_ABBREVIATION}[-/'’][ \t]?(?:(?:19|20)\d{{2}}|\d{{2}})){_ISOLATED_END}"),
+        # ``sep-04``, ``dic/2010``, ``Ene'98``: a month's abbreviation joined to a year; ``dic 2024``, ``3 NOV 2025``
+        # (a year of four digits after a space, and the day before).
+        re.compile(
+            rf"(?i:\b(?:{DAY}[ \t]+(?={_MONTH_ABBREVIATION}\.?[ \t]))?{_MONTH_ABBREVIATION}"
+            rf"(?:[-/'’][ \t]?(?:(?:19|20)\d{{2}}|\d{{2}})|\.?[ \t]+(?:19|20)\d{{2}}))"
+            rf"{_ISOLATED_END}"
+        ),
         0.85,
+        triggers=_MONTH_ABBREVIATIONS,
+    ),
+    Recognizer(
+        "day_abbreviated_month",
+        "FECHAS",
+        # ``lunes 2-jun``, ``8-abr``, ``15/sep/2024``: a day joined to a month's abbreviation by a hyphen or a slash.
+        re.compile(
+            rf"(?i:\b(?:{WEEKDAY}[ \t]+)?{DAY}[-/]{_MONTH_ABBREVIATION}\b(?:[-/](?:(?:19|20)\d{{2}}|\d{{2}}))?)"
+            rf"{_ISOLATED_END}"
+        ),
+        0.9,
         triggers=_MONTH_ABBREVIATIONS,
     ),
     Recognizer(
