@@ -21,7 +21,9 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   ``Hospital ...`` + ``Asociación para Evitar la Ceguera``), unless the word before it belongs to the first head
   (``Clínica Hospital Virgen del Camino``, ``Hospital Universitario Fundación Santafé``);
 - **what belongs to the span**: an age takes the half after its unit (``un mes y medio``: all 4 such gold ages of train
-  and dev do); a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets of train and dev stand before
+  and dev do); a name the abbreviated María before it (``Mª Amparo``), a hospital the foundation or consortium that
+  owns it (``Fundación`` + ``Hospital Calahorra``), a health centre its number (``CS Tomelloso 2``), as every such
+  gold span of train, dev and the styles set does; a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets of train and dev stand before
   ``C.P.``, none takes the ``C``); a centre ends before its department, building or floor (``Institut de Medicina
   Legal de Catalunya`` + ``Servei de Patologia``, ``Hospital Morales Meseguer`` + ``2ª planta``: 42 such words follow
   a gold centre of train and dev, 1 stands inside one), a name before the job after it (``Supervisora``, ``Jefe``,
