@@ -6,6 +6,7 @@ import unicodedata
 
 from anonimed.detect.composed import ComposedText
 from anonimed.document import Document, Span
+from anonimed.text.columns import keyed_values
 from anonimed.text.normalize import composed, detection_form
 
 NAME = "NOMBRE_SUJETO_ASISTENCIA"
@@ -64,3 +65,48 @@ def test_a_detector_finds_a_name_with_a_geminate_l_on_the_note_s_own_characters(
     text = "Pacient: Camil\u00b7la Soler, 70 anys."
     spans = ComposedText(_FindsCamilla()).detect(Document("n", text))
     assert [text[s.start : s.end] for s in spans] == ["Camil\u00b7la Soler"]
+
+
+FORM = (
+    "HOJA DE INGRESO\n"
+    "N.º HISTORIA          EPISODIO              SEXO\n"
+    "1029384               2025/0188431          MUJER\n"
+    "Origen:          Hospital Comarcal de Valdeorras\n"
+    "Destino:         Complexo Hospitalario de Ourense\n"
+    "[x] HTA                [ ] EPOC\n"
+    "[ ] DM2                [x] FA\n"
+    "Nombre y apellidos      Ezequiel Sáenz Ruiz\n"
+    "Domicilio               C/ Mayor 3\n"
+)
+
+
+def test_values_under_a_row_of_keys_are_read_after_their_keys() -> None:
+    form, starts, ends = keyed_values(FORM)
+    assert form.splitlines()[1:4] == ["N.º HISTORIA: 1029384", "EPISODIO: 2025/0188431", "SEXO: MUJER"]
+    # Keys with their values on one line, a list of boxes and a two-column table are left as they are.
+    assert form.splitlines()[4:] == FORM.splitlines()[3:]
+    assert len(starts) == len(ends) == len(form)
+    episode = form.index("2025/0188431")
+    assert FORM[starts[episode] : ends[episode + 11]] == "2025/0188431"
+    key = form.index("EPISODIO")
+    assert starts[key] == ends[key] == FORM.index("2025/0188431"), "a written key maps to where its value starts"
+    assert keyed_values("Paciente: Ana Ruiz\nNHC: 12345\n") is None
+
+
+class _FindsKeysAndValues:
+    name = "finds"
+
+    def detect(self, document: Document) -> list[Span]:
+        text = document.text
+        episode = text.find("EPISODIO: 2025/0188431")
+        key = text.find("SEXO")
+        return [
+            Span(episode, episode + len("EPISODIO: 2025/0188431"), "ID_CONTACTO_ASISTENCIAL", 0.9, "finds"),
+            Span(key, key + len("SEXO"), "SEXO_SUJETO_ASISTENCIA", 0.9, "finds"),
+        ]
+
+
+def test_a_span_over_a_written_key_goes_back_to_its_value_and_one_over_a_key_alone_to_nothing() -> None:
+    spans = ComposedText(_FindsKeysAndValues()).detect(Document("n", FORM))
+    assert [(FORM[s.start : s.end], s.label) for s in spans] == [("2025/0188431", "ID_CONTACTO_ASISTENCIAL")]
+    assert detection_form(FORM) is not None
