@@ -58,7 +58,8 @@ _PERSONAL_NAMES = NAME_TYPES - {"FAMILIARES_SUJETO_ASISTENCIA"}  # a relative's 
 _TRAILING_MARKS = ",;:+-/(["
 _TRAILING_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "en", "su", "sus"})
 TITLES = ("dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "dña", "don", "doña")  # before a name, never in it
-_TITLE = re.compile(rf"(?:{'|'.join(TITLES)})\.?\s+", re.IGNORECASE)
+# A title, and Doña written with a feminine ordinal indicator (Dª, D.ª).
+_TITLE = re.compile(rf"(?:{'|'.join(TITLES)}|d\.?ª)\.?\s+", re.IGNORECASE)
 _STREET_TYPE = re.compile(
     r"(?<!\w)(?:C/\.?|Calle|Avenida|Avda\.?|Av\.?|Paseo|Pso\.?|Plaza|Pza\.?|Boulevard|Bulevar|Carretera|Ctra\.?"
     r"|Camino|Ronda|Traves[ií]a|Rúa|Calzada|Glorieta|Pasaje|Carrer|Avinguda|Passeig|Plaça)[ \t]+\Z",

@@ -63,10 +63,10 @@ _NOT_PHI = (
             re.IGNORECASE,
         ),
     ),
-    _NeverPhi(  # the family doctor
+    _NeverPhi(  # the family doctor (médico de familia, med. familia)
         "FAMILIARES_SUJETO_ASISTENCIA",
         text=re.compile(r"familia", re.IGNORECASE),
-        before=re.compile(r"(?<!\w)(?:médic|medic)[oa]s?\s+de\s+$", re.IGNORECASE),
+        before=re.compile(r"(?<!\w)(?:(?:médic|medic)[oa]s?\s+de\s+|med\.?\s*|mf\s+de\s+)$", re.IGNORECASE),
     ),
     _NeverPhi(  # the adjective (antecedentes familiares, agobio familiar, heredo-familiar), not the relatives
         "FAMILIARES_SUJETO_ASISTENCIA",

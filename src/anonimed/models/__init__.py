@@ -117,11 +117,12 @@ class _PropagatedAfterTheChecks:
 
 
 def _with_checked_rules(detector: Detector, rules: str | Path | Sequence[str | Path]) -> Detector:
-    """``detector`` with the spans of ``rules`` where it found nothing, the rules' spans through the same plausibility
-    checks (a rule's match may run on into a glued word, 45128876k.ve, or take an hour for a hospital, 8 h. Percusión)."""
+    """``detector`` with the spans of ``rules`` where it found nothing, the rules' spans through the same boundary
+    rules and plausibility checks (a rule's match may run on into a glued word, 45128876k.ve, take an hour for a
+    hospital, 8 h. Percusión, or a word in a context that is never PHI, med. familia)."""
     from anonimed.rules import WithRules, load_rules
 
-    return WithRules(detector, PlausibleSpans(load_rules(rules)))
+    return WithRules(detector, PlausibleSpans(TidyBoundaries(load_rules(rules))))
 
 
 def folder_rules(directory: str | Path) -> list[str | Path]:
