@@ -42,7 +42,7 @@ _KEY_WORDS = frozenset(
         "aseguradora mutua póliza poliza pòlissa financiador cobertura fecha data hora ingreso ingrés alta "
         "procedencia destino origen servicio servei unidad unitat médico medico metge metgessa responsable "
         "colegiado col·legiat colegiada acceso petición peticion solicitante paciente pacient usuario usuari "
-        "nombre nom apellidos cognoms dni nie nif cip tis sip nuss nass pasaporte cama llit habitación habitación "
+        "nombre nom apellidos cognoms dni nie nif cip tis sip nuss nass pasaporte cama llit habitación habitacion "
         "habitació planta estudio exploración exploracion modalidad prioridad radiólogo radiologo radiòleg firma "
         "contacto parentesco persona empresa puesto profesión profesion ocupación ocupacion nacionalidad país pais "
         "idioma estado civil referencia tipo"
