@@ -157,6 +157,16 @@ def test_a_name_takes_the_abbreviated_maria_before_it():
     ]
 
 
+def test_a_name_ends_before_a_verb_and_a_date_before_the_next_fields_key():
+    text = "hija Mari Carmen vive en Huércal. Rocío vega. FUR 24/08/24  FPP 31/05/25"
+    spans = [
+        span(text, "Mari Carmen vive", "FAMILIARES_SUJETO_ASISTENCIA"),
+        span(text, "Rocío vega", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "24/08/24  FPP", "FECHAS"),
+    ]
+    assert [covered for _, covered in texts(text, tidy(text, spans))] == ["Mari Carmen", "Rocío vega", "24/08/24"]
+
+
 def test_a_hospital_takes_its_owner_before_it():
     text = "eco en Fundación Hospital Calahorra el 14/04; Consorci Hospitalari de Vic; Fundación Jiménez Díaz"
     spans = [

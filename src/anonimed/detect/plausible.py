@@ -156,11 +156,13 @@ _ROLE_BEFORE_A_NAME = re.compile(
     r"(?i)(?:inf|enf|ped|mir|eir|fir|pir|tcae|aux|ts|due|fisio|gerocultora?|trabajadora?|social|triaje|triatge|r[1-5])\.?[ \t]+"
 )
 # The key of an identifier glued to it: by a hyphen or a slash (``nhc-150679``), or directly where the case changes
-# (``dni73001842-K``, ``nuhsaAN0417726390``, ``NHC150679``).
+# (``dni73001842-K``, ``nuhsaAN0417726390``, ``NHC150679``); a key in capitals that a span took with its number
+# (``CIPNA 1004587321``).
 _GLUED_KEY = re.compile(
     r"(?i:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]"
     r"|(?:nhc|cipa?|sip|dni|nie|nif|nass|nuhsa|nuss|tsi|tis|nis|col)(?=[A-Z\d])"
     r"|(?:NHC|CIPA?|SIP|DNI|NIF|NASS|NUHSA|NUSS|TSI|TIS)(?=\d)"
+    r"|(?:NHC|CIPNA|CIPA?|SIP|DNI|NIE|NIF|NASS|NUHSA|NUSS|TSI|TIS)[ \t]+(?=[A-Z]*\d)"
 )
 # Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
 _SENTENCE_WORDS = 3
@@ -361,7 +363,7 @@ _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
 # Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
 _DATE_CUES = frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec dx".split()) | _AGE_UNIT_WORDS
 # Words taken for a person that never are one: identifiers' keys, units of an age.
-_NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa tis tsi nuhsa nuss nis".split()) | _AGE_UNIT_WORDS
+_NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa cipna tis tsi nuhsa nuss nis".split()) | _AGE_UNIT_WORDS
 # The preposition after a place that opens what follows it (Barcelona des del 2009, Tarragona des de l'any).
 _TRAILING_PREPOSITION = re.compile(r"[ \t]+(?:des|de|del|desde|en|a|al)\Z")
 # An age's unit right after a number (34 anys, 52 años, 8 meses).
