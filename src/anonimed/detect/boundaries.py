@@ -23,8 +23,8 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
 - **what belongs to the span**: an age takes the half after its unit (``un mes y medio``: all 4 such gold ages of train
   and dev do); a name the abbreviated María before it (``Mª Amparo``), a hospital the foundation or consortium that
   owns it (``Fundación`` + ``Hospital Calahorra``), a health centre its number (``CS Tomelloso 2``), as every such
-  gold span of train, dev and the styles set does; a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets of train and dev stand before
-  ``C.P.``, none takes the ``C``); a centre ends before its department, building or floor (``Institut de Medicina
+  gold span of train, dev and the styles set does; a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets
+  of train and dev stand before ``C.P.``, none takes the ``C``); a centre ends before its department, building or floor (``Institut de Medicina
   Legal de Catalunya`` + ``Servei de Patologia``, ``Hospital Morales Meseguer`` + ``2ª planta``: 42 such words follow
   a gold centre of train and dev, 1 stands inside one), a name before the job after it (``Supervisora``, ``Jefe``,
   ``Residente``: 3 follow a gold name, none stands inside one), a street after the floor before it (``Edificio de
@@ -109,9 +109,9 @@ _ENDS_BEFORE = (
 )
 # What a span takes from right before it: María abbreviated before a name (Mª, M.ª, Mª., any case), and the owner
 # before a hospital's head (Fundación Hospital Calahorra, Consorci Hospitalari de Vic, Complejo Hospitalario).
-# Each entry: the span's types, what it opens with, and the words before it.
-_WORDS_BEFORE = (
-    (NAME_TYPES, re.compile(""), re.compile(r"(?<!\w)[Mm]\.?ª\.?[ \t]*\Z")),
+# Each entry: the span's types, what it must open with (None: anything), and the words before it.
+_WORDS_BEFORE: tuple[tuple[frozenset[str], re.Pattern[str] | None, re.Pattern[str]], ...] = (
+    (NAME_TYPES, None, re.compile(r"(?<!\w)[Mm]\.?ª\.?[ \t]*\Z")),
     (
         frozenset({"HOSPITAL"}),
         re.compile("(?i:hosp)"),
@@ -245,7 +245,11 @@ def _take_words_before(text: str, spans: list[Span]) -> list[Span]:
         if span is None:
             continue
         before = next(
-            (b for labels, opening, b in _WORDS_BEFORE if span.label in labels and opening.match(text, span.start)),
+            (
+                words
+                for labels, opening, words in _WORDS_BEFORE
+                if span.label in labels and (opening is None or opening.match(text, span.start))
+            ),
             None,
         )
         words = before.search(text, max(0, span.start - _WORDS_BEFORE_LOOK_BACK), span.start) if before else None
