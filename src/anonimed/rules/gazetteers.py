@@ -51,6 +51,7 @@ iker aitor unai xabier iñaki inaki asier gorka mikel koldo ibai eneko jon ander
 xosé xose uxía uxia brais antía antia iria noa xoán xoan xurxo breixo sabela
 queralt montserrat margalida xisca apol·lònia tonina covadonga xuan pelayo bartomeu sebastià sebastia rafel onofre carme
 yeray yurena idaira acerina airam aythami nauzet guacimara pepa quique jonay nayra ayoze acoran echedey tanausu
+dácil yaiza iballa cathaysa chaxiraxi beneharo guayarmina tinguaro xerach
 inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina manoli maribel marisa
 quico quimet cesc kiko pepeta tonet cisco fede lolo
 """.split()
