@@ -147,6 +147,7 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("pac. SOL AGUILERA nuhsaAN0417726390 ,73a", "nuhsaAN0417726390", "ID_SUJETO_ASISTENCIA", ["AN0417726390"]),
         ("Iván Lahoz 38 a dni73001842-K nass", "dni73001842-K", "ID_SUJETO_ASISTENCIA", ["73001842-K"]),
         ("Echarri Urra,83a,CIPNA 1004587321. vive", "CIPNA 1004587321", "ID_SUJETO_ASISTENCIA", ["1004587321"]),
+        ("resident a Encamp, núm. CASS 183245-B, amb", "CASS 183245-B", "ID_ASEGURAMIENTO", ["183245-B"]),
         ("pac vicent peris,sip18730562,19 anys,treballa", "19 anys", "EDAD_SUJETO_ASISTENCIA", ["19 anys"]),
         ("pes 3.240 g al naixement", "240 g", "EDAD_SUJETO_ASISTENCIA", []),
         # A place's kind word goes with its name, but is none alone; a consent's pronoun, a department's adjective, a

@@ -157,12 +157,12 @@ _ROLE_BEFORE_A_NAME = re.compile(
 )
 # The key of an identifier glued to it: by a hyphen or a slash (``nhc-150679``), or directly where the case changes
 # (``dni73001842-K``, ``nuhsaAN0417726390``, ``NHC150679``); a key in capitals that a span took with its number
-# (``CIPNA 1004587321``).
+# (``CIPNA 1004587321``, Andorra's ``CASS 183245-B``).
 _GLUED_KEY = re.compile(
     r"(?i:nhc|hc|cipa?|sip|dni|nie|nif|nass|nuhsa|tsi|tis|ss|n[º°o])[-/]"
     r"|(?:nhc|cipa?|sip|dni|nie|nif|nass|nuhsa|nuss|tsi|tis|nis|col)(?=[A-Z\d])"
     r"|(?:NHC|CIPA?|SIP|DNI|NIF|NASS|NUHSA|NUSS|TSI|TIS)(?=\d)"
-    r"|(?:NHC|CIPNA|CIPA?|SIP|DNI|NIE|NIF|NASS|NUHSA|NUSS|TSI|TIS)[ \t]+(?=[A-Z]*\d)"
+    r"|(?:NHC|CIPNA|CIPA?|SIP|DNI|NIE|NIF|NASS|NSS|NUHSA|NUSS|TSI|TIS|CASS)[ \t]+(?=[A-Z]*\d)"
 )
 # Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
 _SENTENCE_WORDS = 3
