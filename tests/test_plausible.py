@@ -374,7 +374,8 @@ def test_an_hour_is_no_hospital_but_a_hospital_is() -> None:
 def test_titles_departments_and_jobs_are_no_names_and_articles_are_not_part_of_one() -> None:
     text = (
         "Parlem amb la germana, la Roser. Visita a Endocrinologia. Consulta con el Dr. Moreno.\n"
-        "Cargo del médico: Facultativo Especialista de Área\nRadiòloga\nNom: Oriol   Cognoms: Rey Cabeza"
+        "Cargo del médico: Facultativo Especialista de Área\nRadiòloga\nNom: Oriol   Cognoms: Rey Cabeza\n"
+        "coordinat amb la metgessa de família."
     )
     found = kept(
         text,
@@ -388,6 +389,7 @@ def test_titles_departments_and_jobs_are_no_names_and_articles_are_not_part_of_o
             ("Radiòloga", "NOMBRE_PERSONAL_SANITARIO"),
             ("Oriol", "NOMBRE_SUJETO_ASISTENCIA"),
             ("Rey Cabeza", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("metgessa de família", "TERRITORIO"),
         ),
     )
     assert found == ["Roser", "Moreno", "Oriol", "Rey Cabeza"]
@@ -569,6 +571,15 @@ def test_telegraphic_notes_shorthand_hours_short_numbers_and_two_people() -> Non
     )
     # The resident's role (mir) is no part of her name.
     assert found == ["cs san blas", "sabado 14 de junio", "peña", "s. ortega"]
+
+
+def test_a_lower_case_centre_keeps_a_balearic_towns_article_and_drops_a_verb() -> None:
+    text = "cs es castell - demanda espontània. el cs es pequeño\n"
+    found = kept(
+        text,
+        *spans_of(text, ("cs es castell", "CENTRO_SALUD"), ("cs es pequeño", "CENTRO_SALUD")),
+    )
+    assert found == ["cs es castell", "cs"]
 
 
 def test_a_signature_loses_its_role_and_keeps_its_initial() -> None:

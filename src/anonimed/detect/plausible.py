@@ -268,6 +268,8 @@ _CENTRE_NAME_AFTER = re.compile(
     r"[ \t]+(?i:de|del|d['’])(?:[ \t]*(?i:l|s)['’])?[ \t]*[A-ZÀ-Ý][\w-]+(?:[ \t]+[A-ZÀ-Ý][\w-]+)*"
 )
 # Words that say which kind of hospital, not which one (Hospital Comarcal, Hospital Universitari).
+# The articles of the Balearic Islands, which open towns' names (Es Castell, Sa Pobla, Ses Salines).
+_BALEARIC_ARTICLES = frozenset("es sa ses".split())
 _CENTRE_KINDS = frozenset("comarcal general universitario universitari provincial regional clinico clinic".split())
 _OCCUPATION_COMPLEMENT = re.compile(
     r"[ \t]+(?:de[ \t]+|d['’])(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
@@ -880,15 +882,22 @@ def _title_or_department(covered: str) -> bool:
 
 
 def _job_title(covered: str) -> bool:
-    """A person's span made of words of jobs, roles and departments, none a name that a list knows (``Médico de
-    Familia``, ``Facultativo Especialista de Área``, ``Pacient``, ``Radiòloga``)."""
+    """A person's or place's span made of words of jobs, roles and departments, none a name that a list knows
+    (``Médico de Familia``, ``Facultativo Especialista de Área``, ``Pacient``, ``Radiòloga``), but for a department
+    after the role, which may be a surname too (``metgessa de família``)."""
     from anonimed.rules.gazetteers import occupations
 
     words = [fold(w) for w in _own_words(covered)]
     roles = occupations() | _ROLE_WORDS
-    return bool(words) and all(
-        (w in roles or _DEPARTMENT_WORD.fullmatch(w) or _SPECIALIST.fullmatch(w)) and w not in _known_words()
-        for w in words
+
+    def role(word: str) -> bool:
+        return word in roles or _DEPARTMENT_WORD.fullmatch(word) is not None or _SPECIALIST.fullmatch(word) is not None
+
+    return (
+        bool(words)
+        and all(role(w) for w in words)
+        and words[0] not in _known_words()
+        and all(w not in _known_words() or _DEPARTMENT_WORD.fullmatch(w) for w in words[1:])
     )
 
 
@@ -1365,10 +1374,12 @@ def _kinship_inside(covered: str) -> bool:
 def _lower_case_centre_end(text: str, span: Span) -> Span | None:
     """A centre written in lower case and named by an abbreviation (``cs``, ``h.``) ends before a word that no name
     holds (``cs san blas en 48h``, ``cs con matrona``); a name written in full may hold one (``Asociación para Evitar
-    la Ceguera``)."""
+    la Ceguera``), and so may a Balearic town's article before a place's word (``cs es castell``, ``cs sa pobla``)."""
     covered = text[span.start : span.end]
     words = _WORD.findall(covered)
     if not covered.islower() or not words or words[0] not in _CENTRE_ABBREVIATIONS:
+        return span
+    if len(words) > 2 and words[1] in _BALEARIC_ARTICLES and _known(words[2]):
         return span
     return _name_part(text, span)
 
