@@ -160,6 +160,7 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("medico Jose A. Galvez · due Rocio Palma", "due", "NOMBRE_PERSONAL_SANITARIO", []),
         ("urgencia 11:05h 20/01/2025", "05h", "FECHAS", []),
         ("fa anticoagulada c/ apixaban 2.5/12h,parkinson", "c/ apixaban 2", "CALLE", []),
+        ("FA ANTICOAGULADO C/ APIXABAN 2.5 C/12H,PARKINSON", "C/ APIXABAN 2", "CALLE", []),
         ("ctrl dm2 (dx 2011) en tto", "dx", "FECHAS", []),
         # A name in capitals written surnames first takes the given names after the comma, not a department.
         (
@@ -933,6 +934,8 @@ def test_a_line_in_capitals_of_words_no_list_knows_is_a_name_not_a_heading() -> 
 def test_an_eponym_after_its_head_is_no_place_or_person() -> None:
     text = "Rx canell: fractura de Colles. Cumple criterios de Seattle. Vive en Colles de Arriba."
     assert kept(text, *spans_of(text, ("Colles", "TERRITORIO"), ("Seattle", "TERRITORIO"))) == []
+    rules = "reglas de ottawa negativas. Dissecció del triangle de Calot."
+    assert kept(rules, *spans_of(rules, ("ottawa", "TERRITORIO"), ("Calot", "TERRITORIO"))) == []
     assert kept(text, *spans_of(text, ("Colles de Arriba", "TERRITORIO"))) == ["Colles de Arriba"]
 
 

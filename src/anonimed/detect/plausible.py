@@ -228,7 +228,7 @@ _EPONYM_HEADS = frozenset(
 _GLUED_PHONE_KEY = re.compile(r"(?i)(?:tlf|telf|tel|tfno|tf|movil|mòbil|mobil|mv|mov)\.?:?(?=\+?\d)")
 # A dose or a frequency (cada 72h, 600 mg, c/12h), and the rest of one that a street's number ran into (2|.5/12h).
 _DOSE = re.compile(r"(?i)\bcada[ \t]+\d+[ \t]*h\b|\b\d+[ \t]*(?:mg|mcg|ml|ui)\b|\bc/\d+[ \t]*h\b")
-_REST_OF_A_DOSE = re.compile(r"(?i)(?:[.,]\d+)?/\d+[ \t]*h\b")
+_REST_OF_A_DOSE = re.compile(r"(?i)(?:[.,]\d+)?(?:/|[ \t]*(?:mg|c/|cada)[ \t]*)\d+[ \t]*h\b")
 # Words of the care a lower-case note logs (prox cura jueves, 1a visita, vacunacion embarazo, cura domic): a lower-case
 # name or place holds none of them.
 _CARE_WORDS = frozenset(
@@ -406,7 +406,8 @@ _SCALE_NAMES = frozenset(name for name in _SCALES.split("|") if name.isalpha())
 # place only as an eponym (fractura de Colles, criterios de Seattle, criteris de Lugano, tipus II de Bigliani).
 _EPONYM_BEFORE = re.compile(
     r"(?i)\b(?:escala|[íi]ndice|[íi]ndex|test|s[íi]ndrome|enfermedad|malaltia|signo|signe|maniobra|criterios?"
-    r"|criteris?|clasificaci[óo]n|classificaci[óo]|estadio|grado|grau|fractura|tipo|tipus|biometr[íi]a|regla|f[óo]rmula"
+    r"|criteris?|clasificaci[óo]n|classificaci[óo]|estadio|grado|grau|fractura|tipo|tipus|biometr[íi]a|reglas?|regles?"
+    r"|f[óo]rmula|tri[áa]ngulo|triangle"
     r"|reflejo|reflex)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?(?:de|d['’])[ \t]*\Z"
 )
 # A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
@@ -1117,7 +1118,7 @@ def _dose_or_glued(text: str, span: Span) -> bool:
     """A street that gives a dose or a frequency (``c/ mepilex cada 72h``: c/ for con), or starts inside a word
     (``hba1c.inicio``)."""
     inside_a_word = span.start > 0 and text[span.start - 1].isalnum() and text[span.start].isalnum()
-    # The unit may lie just past the span (c/ mepilex cada 72|h, c/ apixaban 2|.5/12h).
+    # The unit may lie just past the span (c/ mepilex cada 72|h, c/ apixaban 2|.5/12h, C/ APIXABAN 2|.5 C/12H).
     return (
         inside_a_word
         or _DOSE.search(text[span.start : span.end + 4]) is not None
