@@ -1053,3 +1053,14 @@ def test_a_date_takes_an_abbreviated_weekday() -> None:
     text = "visita domiciliària dt 14/5\ncontrol mie. 12/03 i dc 5 de març; dosi 2/3\n"
     found = kept(text, *spans_of(text, ("14/5", "FECHAS"), ("12/03", "FECHAS"), ("5 de març", "FECHAS")))
     assert found == ["dt 14/5", "mie. 12/03", "dc 5 de març"]
+
+
+def test_a_doctors_surname_that_is_a_department_word_is_kept_after_the_title() -> None:
+    text = "coordinat amb dra. Guàrdia (metgessa de família). Avisado el médico de Guardia."
+    guardia = text.rindex("Guardia")
+    found = kept(
+        text,
+        *spans_of(text, ("Guàrdia", "NOMBRE_PERSONAL_SANITARIO")),
+        (guardia, guardia + len("Guardia"), "NOMBRE_PERSONAL_SANITARIO"),
+    )
+    assert found == ["Guàrdia"]

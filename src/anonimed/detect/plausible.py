@@ -189,6 +189,8 @@ _INITIAL = re.compile(r"[^\W\d_]\.[ \t]?[^\W\d_]")
 _INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?\Z")
 # In lower case, a letter and a full stop are as often a door or a number (3º a., n. 12): an initial after a title or
 # a role only (dra p. hidalgo, inf m. ventura).
+# A doctor's title right before a word (dra. Guàrdia).
+_DOCTOR_BEFORE = re.compile(r"(?i)(?<!\w)(?:dr|dra|doctor|doctora)\.?[ \t]+\Z")
 _TITLED_LOWER_INITIAL_BEFORE = re.compile(
     r"(?<!\w)(?:dr|dra|inf|enf|psicologa|psicologo|psicòloga|psicòleg|matrona|llevadora|ts)\.?[ \t]+"
     r"(?P<initial>[a-ce-rt-z]\.)[ \t]?\Z"
@@ -879,6 +881,18 @@ def _title_or_department(covered: str) -> bool:
         or _DEPARTMENT_WORD.fullmatch(fold(word))
         or (index > 0 and opens_with_a_department and word.isupper() and len(word) <= 4)
         for index, word in enumerate(words)
+    )
+
+
+def _surname_after_a_title(text: str, span: Span) -> bool:
+    """A person's one capitalised word right after a doctor's title, which is their surname even where it is a
+    department's word too (``dra. Guàrdia``, ``Dr. Cirugeda``)."""
+    covered = text[span.start : span.end]
+    return (
+        span.label in PERSON_TYPES
+        and len(_WORD.findall(covered)) == 1
+        and covered[:1].isupper()
+        and _DOCTOR_BEFORE.search(text, max(0, span.start - 12), span.start) is not None
     )
 
 
@@ -1637,7 +1651,11 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == STREET and not _street_shaped(covered, capitalised))
         or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
         or (names_or_places and label != STREET and capitalised and _words_of_a_heading(text, span))
-        or (names_or_places and (_title_or_department(covered) or _department_or_eponym(covered)))
+        or (
+            names_or_places
+            and (_title_or_department(covered) or _department_or_eponym(covered))
+            and not _surname_after_a_title(text, span)
+        )
         or ((names_or_places or label in _CENTRE_TYPES or label == "FECHAS") and _function_words_only(covered))
         or (names_or_places and fold(covered) in _NEVER_A_NAME_OR_PLACE)
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
