@@ -56,9 +56,10 @@ inma pili charo conchi encarni loli mari puri reme paqui toñi nati chelo fina m
 quico quimet cesc kiko pepeta tonet cisco fede lolo
 """.split()
 
-# Given names frequent among Spain's residents born abroad that no provider of _FOREIGN_LOCALES has in Latin letters
-# (Ukraine, Senegal, Pakistan, Bangladesh) or that _foreign_names() leaves out as common words of the news (Ahmed,
-# Hassan, Omar): a patient's name in a telegraphic note is often the only clue.
+# Given names frequent among Spain's residents born abroad and its tourists that no provider of _FOREIGN_LOCALES has in
+# Latin letters (Ukraine, Senegal, Pakistan, Bangladesh) or that _foreign_names() leaves out as common words of the
+# news (Ahmed, Hassan, Omar; John, Margaret, Pierre, Hans): a patient's name in a telegraphic note is often the only
+# clue.
 _IMMIGRANT_GIVEN_NAMES = """
 mohamed mohammed muhammad mohamad ahmed ahmad hassan hussein said omar ali karim rachid abdel abdelkader abdellah
 zahra zohra amina nour salma yassin yassine yasmina houda hajar meryem soukaina ikram ilyas hamza ayoub mehdi
@@ -69,6 +70,10 @@ ionut costel florin marius nicoleta mihaela ionela
 nasreen nusrat rafiqul tariq shahid asif imran arshad zahid waqas bilal
 wei hao mei jing xin ling xiaomei xiaoming
 jonathan jonatan kevin rahima jahan ruksana farida salma
+john george peter mary james william elizabeth michael thomas sarah margaret susan richard charles paul mark steven
+gary brian ian alan keith colin graham neil stuart janet carol karen helen claire robert joseph christopher matthew
+andrew edward henry oliver harry jack charlie sophie lucy hans jürgen günter henk kees pierre jean marie michel
+françois anne jacques philippe catherine giovanni
 """.split()
 
 
