@@ -1064,3 +1064,16 @@ def test_a_doctors_surname_that_is_a_department_word_is_kept_after_the_title() -
         (guardia, guardia + len("Guardia"), "NOMBRE_PERSONAL_SANITARIO"),
     )
     assert found == ["Guàrdia"]
+
+
+def test_the_first_word_of_a_key_in_a_column_is_no_place() -> None:
+    text = "Nº col.: 32/07411     Código de empleado: 044821\nNº colegiado: 24/09871     Nº empleado: E-205118\n"
+    second = text.rindex("Nº")
+    found = kept(
+        text,
+        *spans_of(text, ("Código", "TERRITORIO")),
+        (second, second + 2, "TERRITORIO"),
+    )
+    assert found == []
+    said = "Pere diu: que no vol anar-hi\n"
+    assert kept(said, (0, 4, "NOMBRE_SUJETO_ASISTENCIA")) == ["Pere"]

@@ -1536,11 +1536,15 @@ def _is_key(text: str, span: Span) -> bool:
     if _TAB_AND_VALUE.match(text, span.end) is not None:  # Mutua<TAB>Fremap, Fecha de la baja<TAB>03/11/2025
         # (Not a sex word: a table's row of values opens with it, Hombre<TAB>76.)
         return span.label != "SEXO_SUJETO_ASISTENCIA" and _form_key(text[line_start : span.end])
-    if _COLON_AFTER.match(text, span.end) is None:
-        return False
     # A key may open a column of its line as well (``Código postal: 38430          Provincia: Santa Cruz``).
     columns = list(_COLUMN_BREAK.finditer(before))
-    if not before.strip() or (columns and not before[columns[-1].end() :].strip()):
+    opens = not before.strip() or bool(columns and not before[columns[-1].end() :].strip())
+    if _COLON_AFTER.match(text, span.end) is None:
+        # Or a "place" be a key's first word, the rest of the key in lower case (``Código de empleado:``, ``Nº
+        # empleado:``); not a person's name, which may open a line of what they say (``Pere diu:``).
+        one_word = len(_WORD.findall(text[span.start : span.end])) == 1
+        return span.label in PLACE_TYPES and opens and one_word and _REST_OF_A_KEY.match(text, span.end) is not None
+    if opens:
         return True
     words = _WORD.findall(before)
     return (
@@ -1565,6 +1569,8 @@ _APOSTROPHE_AND_WORD = re.compile(r"['’][^\W\d_]+")
 # A tab after a form's key, and its value on the same line.
 _TAB_AND_VALUE = re.compile(r"\t[ \t]*\S")
 # A key's colon right after it, perhaps after a word in brackets that says whose it is (``Mòbil (fill):``).
+# The lower-case words that end a key after its first word, and its colon (Código| de empleado:, Nº| empleado:).
+_REST_OF_A_KEY = re.compile(r"(?:[ \t]+[a-zà-ÿ]+\.?){1,3}[ \t]*:")
 _COLON_AFTER = re.compile(r"[ \t]*(?:\([^()\n]{1,20}\)[ \t]*)?:")
 # The words in capitals that open a key before its last word (DATA DEL, MÉDICO QUE, Nº).
 _KEY_IN_CAPITALS = re.compile(r"[ \t]*(?:[^\W\d_a-zà-ÿ]+\.?|Nº|N\.º)(?:[ \t]+[^\W\d_a-zà-ÿ]+\.?)*[ \t]+")
