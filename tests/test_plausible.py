@@ -1077,3 +1077,20 @@ def test_the_first_word_of_a_key_in_a_column_is_no_place() -> None:
     assert found == []
     said = "Pere diu: que no vol anar-hi\n"
     assert kept(said, (0, 4, "NOMBRE_SUJETO_ASISTENCIA")) == ["Pere"]
+
+
+def test_a_capitalising_notes_lower_case_street_with_its_type_and_a_signature_after_a_roles_second_word() -> None:
+    text = (
+        "Pac: Quimet Sala, rda. rafael casanova 33 bjo, Torelló. Domicilio: nagusia kalea 21 3º izda, Hondarribia.\n"
+        "Valorado por la Dra. Olga Ballarín en Pediatría.\nmed. guardia j.m. lasierra\n"
+    )
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("rda. rafael casanova 33 bjo", "CALLE"),
+            ("nagusia kalea 21 3º izda", "CALLE"),
+            ("j.m. lasierra", "NOMBRE_PERSONAL_SANITARIO"),
+        ),
+    )
+    assert found == ["rda. rafael casanova 33 bjo", "nagusia kalea 21 3º izda", "j.m. lasierra"]

@@ -126,6 +126,8 @@ _HOUR_BEFORE = re.compile(r"\d[ \t]*\Z")
 # Titles before a name, in Spanish and Catalan, never names themselves.
 _TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona dña señor señora senyor senyora".split())
 # What opens a signature in a note written in lower case: a title or an abbreviated role (dra, inf, enf, mf, ped).
+# A role's second word, between it and a signature's name (med. guardia j.m. lasierra, inf. ped nerea).
+_ROLE_QUALIFIERS = frozenset("guardia familia ped mf reg social".split())
 _SIGNATURE_OPENERS = _TITLE_WORDS | frozenset("inf enf mf matr fisio ts due med ped".split())
 # Articles and prepositions that may stand before a name but are not part of it in lower case (``la Roser``,
 # ``en Quim``, ``con el Dr``).
@@ -541,10 +543,13 @@ def _after_a_person_key(text: str, span: Span) -> bool:
 
 
 def _after_a_title(text: str, span: Span) -> bool:
-    """Whether a title or a role (``dra.``, ``inf.``) stands right before the span, perhaps with an initial between
-    them (``dr. cabrera``, ``dra. s.`` + ``puigvert``): a signature, its name in lower case as the note writes it."""
-    before = _WORD.findall(text, max(0, span.start - 16), span.start)
+    """Whether a title or a role (``dra.``, ``inf.``) stands right before the span, perhaps with an initial or the
+    role's second word between them (``dr. cabrera``, ``dra. s.`` + ``puigvert``, ``med. guardia``): a signature, its
+    name in lower case as the note writes it."""
+    before = _WORD.findall(text, max(0, span.start - 24), span.start)
     if before and len(before[-1]) == 1:  # an initial
+        before.pop()
+    if len(before) > 1 and fold(before[-1]) in _ROLE_QUALIFIERS:
         before.pop()
     return bool(before) and fold(before[-1]) in _SIGNATURE_OPENERS
 

@@ -23,12 +23,14 @@ from typing import Any
 
 from anonimed.rules.language import RuleError, fold
 
-# Street types that Faker's list lacks, in Spanish and Catalan, with their usual abbreviations.
+# Street types that Faker's list lacks, in Spanish and Catalan, with their usual abbreviations, and Basque ones (written
+# after the street's name: Nagusia kalea).
 _STREET_TYPES = """
 calle c cl avenida avda av avinguda avgda plaza pza pl plaça placa paseo pº pso passeig pg ronda travesía travessera
 travessia camino camí cami carretera ctra carrer carrera rambla glorieta urbanización urb barrio barri bº polígono
 pol partida vía via costanilla cuesta pasaje passatge passadís callejón carreró muelle moll bulevar bulevard
-crta pz pza rúa rua
+crta pz pza rúa rua rda ptge pje psg trav trv
+kalea etorbidea pasealekua enparantza
 """.split()
 
 # Words that join the words of a name (Sant Joan de les Abadesses) and name nothing alone.
