@@ -1094,3 +1094,17 @@ def test_a_capitalising_notes_lower_case_street_with_its_type_and_a_signature_af
         ),
     )
     assert found == ["rda. rafael casanova 33 bjo", "nagusia kalea 21 3º izda", "j.m. lasierra"]
+
+
+def test_an_email_address_has_its_at_sign() -> None:
+    text = "med. guardia j.m. lasierra. correo: pau.vidal@gmail.com, o pau.vidal arroba gmail.com\n"
+    found = kept(
+        text,
+        *spans_of(
+            text,
+            ("guardia", "CORREO_ELECTRONICO"),
+            ("pau.vidal@gmail.com", "CORREO_ELECTRONICO"),
+            ("pau.vidal arroba gmail.com", "CORREO_ELECTRONICO"),
+        ),
+    )
+    assert found == ["pau.vidal@gmail.com", "pau.vidal arroba gmail.com"]

@@ -1576,6 +1576,8 @@ _TAB_AND_VALUE = re.compile(r"\t[ \t]*\S")
 # A key's colon right after it, perhaps after a word in brackets that says whose it is (``Mòbil (fill):``).
 # The lower-case words that end a key after its first word, and its colon (Código| de empleado:, Nº| empleado:).
 _REST_OF_A_KEY = re.compile(r"(?:[ \t]+[a-zà-ÿ]+\.?){1,3}[ \t]*:")
+# What makes an e-mail address one: its at sign, or the word for it (a model's "e-mail" without it: med. guardia).
+_EMAIL_SIGN = re.compile(r"(?i)@|\(at\)|\[at\]|\barroba\b")
 _COLON_AFTER = re.compile(r"[ \t]*(?:\([^()\n]{1,20}\)[ \t]*)?:")
 # The words in capitals that open a key before its last word (DATA DEL, MÉDICO QUE, Nº).
 _KEY_IN_CAPITALS = re.compile(r"[ \t]*(?:[^\W\d_a-zà-ÿ]+\.?|Nº|N\.º)(?:[ \t]+[^\W\d_a-zà-ÿ]+\.?)*[ \t]+")
@@ -1671,6 +1673,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (names_or_places and fold(covered) in _NEVER_A_NAME_OR_PLACE)
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
         or (label in PHONE_TYPES and sum(c.isdigit() for c in covered) < _FEWEST_PHONE_DIGITS)
+        or (label == "CORREO_ELECTRONICO" and _EMAIL_SIGN.search(covered) is None)
         or (label in CODE_TYPES and _vital_sign(covered))
         or (label in ("SEXO_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA") and _giving_not_a_woman(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
