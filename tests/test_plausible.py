@@ -1082,7 +1082,8 @@ def test_the_first_word_of_a_key_in_a_column_is_no_place() -> None:
 def test_a_capitalising_notes_lower_case_street_with_its_type_and_a_signature_after_a_roles_second_word() -> None:
     text = (
         "Pac: Quimet Sala, rda. rafael casanova 33 bjo, Torelló. Domicilio: nagusia kalea 21 3º izda, Hondarribia.\n"
-        "Valorado por la Dra. Olga Ballarín en Pediatría.\nmed. guardia j.m. lasierra\n"
+        "Valorado por la Dra. Olga Ballarín en Pediatría.\nmed. guardia j.m. lasierra\ntlf 624 093 118 (madre)\n"
+        "ped. ramos / enf. Inés Cordero\n"
     )
     found = kept(
         text,
@@ -1091,9 +1092,10 @@ def test_a_capitalising_notes_lower_case_street_with_its_type_and_a_signature_af
             ("rda. rafael casanova 33 bjo", "CALLE"),
             ("nagusia kalea 21 3º izda", "CALLE"),
             ("j.m. lasierra", "NOMBRE_PERSONAL_SANITARIO"),
+            ("ramos", "NOMBRE_PERSONAL_SANITARIO"),
         ),
     )
-    assert found == ["rda. rafael casanova 33 bjo", "nagusia kalea 21 3º izda", "j.m. lasierra"]
+    assert found == ["rda. rafael casanova 33 bjo", "nagusia kalea 21 3º izda", "j.m. lasierra", "ramos"]
 
 
 def test_an_email_address_has_its_at_sign() -> None:

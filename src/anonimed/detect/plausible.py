@@ -549,9 +549,10 @@ def _after_a_title(text: str, span: Span) -> bool:
     before = _WORD.findall(text, max(0, span.start - 24), span.start)
     if before and len(before[-1]) == 1:  # an initial
         before.pop()
-    if len(before) > 1 and fold(before[-1]) in _ROLE_QUALIFIERS:
-        before.pop()
-    return bool(before) and fold(before[-1]) in _SIGNATURE_OPENERS
+    if not before:
+        return False
+    qualified = len(before) > 1 and fold(before[-1]) in _ROLE_QUALIFIERS and fold(before[-2]) in _SIGNATURE_OPENERS
+    return qualified or fold(before[-1]) in _SIGNATURE_OPENERS
 
 
 def _sentence_words(covered: str) -> list[str]:
