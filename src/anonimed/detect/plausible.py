@@ -126,9 +126,9 @@ _HOUR_BEFORE = re.compile(r"\d[ \t]*\Z")
 # Titles before a name, in Spanish and Catalan, never names themselves.
 _TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona dña señor señora senyor senyora".split())
 # What opens a signature in a note written in lower case: a title or an abbreviated role (dra, inf, enf, mf, ped).
+_SIGNATURE_OPENERS = _TITLE_WORDS | frozenset("inf enf mf matr fisio ts due med ped".split())
 # A role's second word, between it and a signature's name (med. guardia j.m. lasierra, inf. ped nerea).
 _ROLE_QUALIFIERS = frozenset("guardia familia ped mf reg social".split())
-_SIGNATURE_OPENERS = _TITLE_WORDS | frozenset("inf enf mf matr fisio ts due med ped".split())
 # Articles and prepositions that may stand before a name but are not part of it in lower case (``la Roser``,
 # ``en Quim``, ``con el Dr``).
 _LEADING_FUNCTION_WORDS = frozenset("el la los las en na a al con de del per amb ya és".split())
@@ -189,10 +189,10 @@ _INITIAL = re.compile(r"[^\W\d_]\.[ \t]?[^\W\d_]")
 # An initial right before a name (R. Morales), not D. (don) nor the end of a title (Dr.); in lower case before a name
 # in lower case (dra p. hidalgo).
 _INITIAL_BEFORE = re.compile(r"(?<![\w.])[A-CE-Z]\.[ \t]?\Z")
-# In lower case, a letter and a full stop are as often a door or a number (3º a., n. 12): an initial after a title or
-# a role only (dra p. hidalgo, inf m. ventura).
 # A doctor's title right before a word (dra. Guàrdia).
 _DOCTOR_BEFORE = re.compile(r"(?i)(?<!\w)(?:dr|dra|doctor|doctora)\.?[ \t]+\Z")
+# In lower case, a letter and a full stop are as often a door or a number (3º a., n. 12): an initial after a title or
+# a role only (dra p. hidalgo, inf m. ventura).
 _TITLED_LOWER_INITIAL_BEFORE = re.compile(
     r"(?<!\w)(?:dr|dra|inf|enf|psicologa|psicologo|psicòloga|psicòleg|matrona|llevadora|ts)\.?[ \t]+"
     r"(?P<initial>[a-ce-rt-z]\.)[ \t]?\Z"
@@ -271,9 +271,9 @@ _GENERIC_CENTRE_WORDS = frozenset(
 _CENTRE_NAME_AFTER = re.compile(
     r"[ \t]+(?i:de|del|d['’])(?:[ \t]*(?i:l|s)['’])?[ \t]*[A-ZÀ-Ý][\w-]+(?:[ \t]+[A-ZÀ-Ý][\w-]+)*"
 )
-# Words that say which kind of hospital, not which one (Hospital Comarcal, Hospital Universitari).
 # The articles of the Balearic Islands, which open towns' names (Es Castell, Sa Pobla, Ses Salines).
 _BALEARIC_ARTICLES = frozenset("es sa ses".split())
+# Words that say which kind of hospital, not which one (Hospital Comarcal, Hospital Universitari).
 _CENTRE_KINDS = frozenset("comarcal general universitario universitari provincial regional clinico clinic".split())
 _OCCUPATION_COMPLEMENT = re.compile(
     r"[ \t]+(?:de[ \t]+|d['’])(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
@@ -1574,11 +1574,11 @@ _ELIDED_END = re.compile(r"(?<=\s)[dlDL]\Z")
 _APOSTROPHE_AND_WORD = re.compile(r"['’][^\W\d_]+")
 # A tab after a form's key, and its value on the same line.
 _TAB_AND_VALUE = re.compile(r"\t[ \t]*\S")
-# A key's colon right after it, perhaps after a word in brackets that says whose it is (``Mòbil (fill):``).
 # The lower-case words that end a key after its first word, and its colon (Código| de empleado:, Nº| empleado:).
 _REST_OF_A_KEY = re.compile(r"(?:[ \t]+[a-zà-ÿ]+\.?){1,3}[ \t]*:")
 # What makes an e-mail address one: its at sign, or the word for it (a model's "e-mail" without it: med. guardia).
 _EMAIL_SIGN = re.compile(r"(?i)@|\(at\)|\[at\]|\barroba\b")
+# A key's colon right after it, perhaps after a word in brackets that says whose it is (``Mòbil (fill):``).
 _COLON_AFTER = re.compile(r"[ \t]*(?:\([^()\n]{1,20}\)[ \t]*)?:")
 # The words in capitals that open a key before its last word (DATA DEL, MÉDICO QUE, Nº).
 _KEY_IN_CAPITALS = re.compile(r"[ \t]*(?:[^\W\d_a-zà-ÿ]+\.?|Nº|N\.º)(?:[ \t]+[^\W\d_a-zà-ÿ]+\.?)*[ \t]+")
