@@ -93,6 +93,15 @@ def test_values_under_a_row_of_keys_are_read_after_their_keys() -> None:
     assert keyed_values("Paciente: Ana Ruiz\nNHC: 12345\n") is None
 
 
+def test_a_value_typed_a_column_off_its_key_is_still_its_value() -> None:
+    keys = "Paciente" + " " * 19 + "NHC" + " " * 10 + "Fecha\n"  # NHC at column 27, Fecha at 40
+    form = keys + "BERMEJO PRIETO, ASUNCIÓN  208817       24.09.2025\n"  # one column to the left of each
+    written, _, _ = keyed_values(form)
+    assert written.splitlines()[:3] == ["Paciente: BERMEJO PRIETO, ASUNCIÓN", "NHC: 208817", "Fecha: 24.09.2025"]
+    assert keyed_values(keys + "BERMEJO     208817       24.09.2025\n") is None, "a value under no key's start"
+    assert keyed_values("Nombre    Edad\nAna     4  5\n") is None, "two values under one key"
+
+
 class _FindsKeysAndValues:
     name = "finds"
 

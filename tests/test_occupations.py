@@ -33,6 +33,10 @@ def occupations(text: str) -> list[str]:
         # P7.1 and N7.1: the job is annotated, the modifier 'jubilado' is not.
         ("Varón de 66 años, trabajador de la construcción jubilado, hipertenso.", ["trabajador de la construcción"]),
         ("Mujer de 34 años de edad, enfermera de profesión, que acude a consulta.", ["enfermera"]),
+        # After the word for the patient, and a former job (the word before stays out).
+        ("dolor eva 3.\npac. panadero,muchas horas de pie", ["panadero"]),
+        ("FA PERMANENTE,ERC 3A. EX PASTOR.\nTTO: SPIRIVA", ["PASTOR"]),
+        ("Vive sola, antigua maestra, sin deterioro.", ["maestra"]),
     ],
 )
 def test_occupations_in_their_frames(text: str, expected: list[str]) -> None:
@@ -47,6 +51,8 @@ def test_occupations_in_their_frames(text: str, expected: list[str]) -> None:
         "Enfermedad Profesional según el RD 1299/2006, de 10 de noviembre.",
         "Su médico de familia solicitó una analítica.",
         "La ocupación del espacio pleural es completa.",
+        "exfumador desde hace 10 años, pac. diabético.",
+        "paciente conductor del vehículo accidentado",
     ],
 )
 def test_no_occupation_without_a_frame(text: str) -> None:

@@ -211,6 +211,28 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("resident a Andorra des de 2014.", "des", "FECHAS", []),
         ("viu a pedreguer des de fa 15 anys.\nva", "15 anys", "FAMILIARES_SUJETO_ASISTENCIA", []),
         ("pac dalt sant joan - maó. avís domicili", "avís", "FAMILIARES_SUJETO_ASISTENCIA", []),
+        # Catalan's grandchild after a contracted article; a quote that closes a quoted report; a time after an
+        # out-of-hours point; a relative's name after the kinship word; a Balearic article and its conjunction.
+        ("amb el suport del nét, que puja", "nét", "FAMILIARES_SUJETO_ASISTENCIA", ["nét"]),
+        (
+            'PRIMARIA.\nDra. E. Beltrán Querol"\nhoy',
+            'E. Beltrán Querol"',
+            "NOMBRE_PERSONAL_SANITARIO",
+            ["E. Beltrán Querol"],
+        ),
+        ('dijo: "lo vio la Dra. Sala"', "Sala", "NOMBRE_PERSONAL_SANITARIO", ["Sala"]),
+        ("PAC 23:50\nAcude por dolor", "PAC 23", "CENTRO_SALUD", []),
+        ("Visto en PAC Teror 23:50 h", "PAC Teror 23", "CENTRO_SALUD", ["PAC Teror"]),
+        (
+            "AVISADA HIJA Mª JESUS DEL POZO GARCIA TLF 659",
+            "AVISADA HIJA Mª JESUS DEL POZO GARCIA",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["Mª JESUS DEL POZO GARCIA"],
+        ),
+        ("Acude Ana Pareja Ruiz por tos", "Ana Pareja Ruiz", "NOMBRE_SUJETO_ASISTENCIA", ["Ana Pareja Ruiz"]),
+        ('Viene el abuelo, el "Tío Quico" (Francisco)', "Tío Quico", "NOMBRE_SUJETO_ASISTENCIA", ["Tío Quico"]),
+        ("amb sa filla Margalida i es gendre.", "i es", "TERRITORIO", []),
+        ("AP:HTA,FA EN TTO CON SINTROM", "HTA", "TERRITORIO", []),
         # A lower-case name after a person's key stays in a note that capitalises other names.
         (
             "Hospital de Tortosa\npacient: teresa ferré bel    edat: 79 a\nViu a Deltebre amb la Sílvia.",

@@ -123,6 +123,13 @@ _GLUED_WORD = re.compile(r"\.[a-zà-ÿ]{2,}\Z")
 _COLUMN_BREAK = re.compile(r"[ \t]{3,}|\t|[ \t]*\|")
 # "h." right after a number or a time: the hour, not a hospital (``24 h. Ticagrelor``, ``06:30 H.``).
 _HOUR_BEFORE = re.compile(r"\d[ \t]*\Z")
+# The hour of a time at a span's end, and the minutes after it (PAC 23:50).
+_TRAILING_HOUR = re.compile(r"[ \t]+[0-9]{1,2}\Z")
+_MINUTES_AFTER = re.compile(r"[:.h][0-5][0-9]\b")
+# Closing quotation marks and the opening mark each needs.
+_CLOSING_QUOTES = {'"': '"', "”": "“", "»": "«"}
+# Out-of-hours care points by their acronyms (punt/punto d'atenció continuada, SUAP, PUAC, CUAP).
+_CARE_POINTS = frozenset("pac suap puac cuap".split())
 # Titles before a name, in Spanish and Catalan, never names themselves.
 _TITLE_WORDS = frozenset("dr dra doctor doctora sr sra srta sres sras don dona dña señor señora senyor senyora".split())
 # What opens a signature in a note written in lower case: a title or an abbreviated role (dra, inf, enf, mf, ped).
@@ -261,7 +268,8 @@ _RELATIVE_MODIFIERS = re.compile(
 # Catalan's "clean" (ferida neta, apòsit net) is its word for a grandchild too: a grandchild has an article before.
 _CLEAN_OR_GRANDCHILD = frozenset({"net", "neta", "nets", "netes"})
 _DETERMINER_BEFORE = re.compile(
-    r"(?i)\b(?:el|la|els|les|l['’]|seu|seva|seus|seves|meu|meva|un|una|dos|dues|tres|amb|i|nou)[ \t]*\Z"
+    r"(?i)\b(?:el|la|els|les|l['’]|del|dels|al|als|pel|pels|seu|seva|seus|seves|meu|meva|un|una|dos|dues|tres|amb|i|nou)"
+    r"[ \t]*\Z"
 )
 # Centre names made of generic words only name no centre (Centro de Salud Mental, Hospital de Día).
 _GENERIC_CENTRE_WORDS = frozenset(
@@ -823,6 +831,55 @@ def _within_brackets(text: str, span: Span) -> Span | None:
                 end = span.start + len(text[span.start : offset].rstrip(" \t,;:-"))
                 return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
             depth -= 1
+    return span
+
+
+def _within_quotes(text: str, span: Span) -> Span | None:
+    """A span ends before a closing quotation mark it did not open (``Dra. E. Beltrán Querol"`` of a quoted report →
+    ``E. Beltrán Querol``)."""
+    covered = text[span.start : span.end]
+    closing, before = covered[-1:], covered[:-1]
+    if closing not in _CLOSING_QUOTES:
+        return span
+    opening = _CLOSING_QUOTES[closing]
+    if before.count(opening) % 2 if opening == closing else opening in before:
+        return span
+    end = span.start + len(before.rstrip(" \t,;:-"))
+    return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+
+
+def _before_an_hour(text: str, span: Span) -> Span | None:
+    """A centre ends before the hour of a time that follows it (``PAC 23:50`` → ``PAC``), and one that is then only
+    an abbreviation names no centre."""
+    number = _TRAILING_HOUR.search(text, span.start, span.end)
+    if number is None or _MINUTES_AFTER.match(text, span.end) is None:
+        return span
+    if all(
+        fold(word) in _CENTRE_ABBREVIATIONS | _CARE_POINTS for word in _WORD.findall(text, span.start, number.start())
+    ):
+        return None
+    return Span(span.start, number.start(), span.label, span.score, span.source)
+
+
+def _after_a_kinship_word(text: str, span: Span) -> Span:
+    """A person's span that holds a kinship word before other words names the relative after it (``AVISADA HIJA Mª
+    JESUS DEL POZO`` → ``Mª JESUS DEL POZO``), unless a name comes before the word (``Ana Pareja Ruiz``: a surname)
+    or no given name after it (``nora olazabal eizaguirre``: a given name), or the word is capitalised in a note that
+    is not all capitals (``el "Tío Quico"``: a nickname)."""
+    from anonimed.rules.gazetteers import given_names, surnames
+
+    words = list(_WORD.finditer(text, span.start, span.end))
+    for index, word in enumerate(words):
+        if fold(word.group()) not in _KINSHIP:
+            continue
+        if word.group().istitle() and not text[span.start : span.end].isupper():
+            return span  # a nickname (el "Tío Quico")
+        if any(fold(w.group()) in given_names() or fold(w.group()) in surnames() for w in words[:index]):
+            return span
+        rest = [w for w in words[index + 1 :] if w.group().lower() not in _PARTICLES]
+        if not any(fold(w.group()) in given_names() for w in rest):  # nora olazabal: Nora, not a daughter-in-law
+            return span
+        return Span(rest[0].start(), span.end, span.label, span.score, span.source)
     return span
 
 
@@ -1563,9 +1620,11 @@ def _is_key(text: str, span: Span) -> bool:
 
 
 # Words that name nobody and nowhere though a capital or a list may suggest it: a letter's closing formula, a side
-# of the body, a verb that says where someone lives (Cordialment; a l'esquerra; de 64 anys, viu a Reus).
+# of the body, a verb that says where someone lives, a history's abbreviations of diseases (Cordialment; a
+# l'esquerra; de 64 anys, viu a Reus; AP:HTA,FA).
 _NEVER_A_NAME_OR_PLACE = frozenset(
-    "cordialment cordialmente atentamente atentament salutacions saludos esquerra dreta izquierda derecha viu vive".split()
+    "cordialment cordialmente atentamente atentament salutacions saludos esquerra dreta izquierda derecha viu vive"
+    " hta dm dlp epoc erc irc iam tvp tep".split()
 )
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
@@ -1596,7 +1655,9 @@ _CENTRE_HEADS = _CENTRE_ABBREVIATIONS | frozenset(
 )
 # With the pronoun that opens a consent (``Yo, Silvia Moreno``) and Catalan's ``des`` (des de 2014): words that name
 # nobody and nowhere.
-_FUNCTION_WORDS = (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS | {"yo", "jo", "des"}
+_FUNCTION_WORDS = (
+    (_PARTICLES - {"sant", "san", "santa"}) | _LEADING_FUNCTION_WORDS | _BALEARIC_ARTICLES | {"yo", "jo", "des"}
+)
 # The changes to a span's bounds, in order: (whether it applies to a label, the change).
 _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]], ...] = (
     (lambda label: True, _first_line),
@@ -1631,12 +1692,15 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     # Places and centres only: Domingo is a surname (sálamo domingo).
     (lambda label: label in PLACE_TYPES | _CENTRE_TYPES, _without_a_weekday_at_the_end),
     (lambda label: label not in PHONE_TYPES, _within_brackets),  # (93) 412 00 00: a fax's area code opens none
+    (lambda label: True, _within_quotes),
+    (lambda label: label in _CENTRE_TYPES, _before_an_hour),
     (lambda label: label in CODE_TYPES, lambda text, span: _code_part(text, _whole_code(text, span))),
     (lambda label: label in CODE_TYPES, _before_a_word),
     (lambda label: label in CODE_TYPES | PHONE_TYPES, _after_a_glued_phone_key),
     (lambda label: label in PERSON_TYPES, _name_part),
     (lambda label: label in PERSON_TYPES, _without_a_sentence_opener),
     (lambda label: label in PERSON_TYPES, _without_a_leading_role),
+    (lambda label: label in PERSON_TYPES, _after_a_kinship_word),
     (lambda label: label in PERSON_TYPES, _whole_name),
     (lambda label: label in PERSON_TYPES, _without_the_title_of_the_next),
     (lambda label: label == "FECHAS", _weekday_before),

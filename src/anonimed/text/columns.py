@@ -31,6 +31,8 @@ _CELL = re.compile(r"\S+(?: \S+)*")
 # colon (``Origen:   Hospital ...`` is a key and its value on one line already).
 _KEY = re.compile(r"(?:N\.?[ºo°]\.?[ \t]?)?[A-ZÁÉÍÓÚÑÇ][^\d:|\[\]]{0,38}(?<![:,;])")
 _MAX_KEY_WORDS = 5
+# How many columns a value may start away from its key's start.
+_COLUMN_SLACK = 2
 # Words of the keys such forms print, in lower case: a key holds one (``F. NACIMIENTO``, ``Nº PÓLIZA``), a name or a
 # value seldom does, which tells a row of keys from a row of a two-column table (``Nombre y apellidos    Ezequiel
 # Sáenz``, ``Domicilio    C/ Mayor 3``: its keys are in its first column, its values in the second).
@@ -70,6 +72,12 @@ def _reads_as_key(text: str, cell: _Cell) -> bool:
     )
 
 
+def _key_above(keys: Sequence[_Cell], line_start: int, column: int) -> _Cell | None:
+    """The key whose column a value starting at ``column`` is in: the same start, give or take a column or two (a
+    value typed one space to the left of its key)."""
+    return next((key for key in keys if abs(key.start - line_start - column) <= _COLUMN_SLACK), None)
+
+
 def _is_key_row(text: str, cells: Sequence[_Cell]) -> bool:
     return len(cells) >= 2 and all(_reads_as_key(text, cell) for cell in cells)
 
@@ -79,7 +87,8 @@ def keyed_values(text: str) -> tuple[str, list[int], list[int]] | None:
     written as ``key: value`` lines, and for each of its characters where its source starts and ends in ``text``.
 
     A pair: a line of two cells or more that all read as keys, and under it a line whose cells each start in the
-    column of one of those keys (values may be missing; a value under no key's start leaves the pair as it is)."""
+    column of one of those keys, give or take two columns (values may be missing; a value under no key's start, or two
+    under one key, leave the pair as it is)."""
     if "  " not in text and "\t" not in text:
         return None  # no line of the note has cells: most notes, at the cost of one scan
     lines = []
@@ -96,10 +105,11 @@ def keyed_values(text: str) -> tuple[str, list[int], list[int]] | None:
         key_line, value_line = lines[index], lines[index + 1]
         keys = _columns(text, *key_line)
         values = _columns(text, *value_line) if _is_key_row(text, keys) else []
-        key_at = {cell.start - key_line[0]: cell for cell in keys}
+        above = [_key_above(keys, key_line[0], value.start - value_line[0]) for value in values]
+        under = [key for key in above if key is not None]
         if not (
             len(values) >= 2
-            and all(value.start - value_line[0] in key_at for value in values)
+            and len(set(under)) == len(values)  # each value under a key of its own
             and not any(_reads_as_key(text, value) for value in values)
         ):
             index += 1
@@ -107,8 +117,7 @@ def keyed_values(text: str) -> tuple[str, list[int], list[int]] | None:
         pieces.append(text[copied : key_line[0]])
         starts.extend(range(copied, key_line[0]))
         ends.extend(range(copied + 1, key_line[0] + 1))
-        for number, value in enumerate(values):
-            key = key_at[value.start - value_line[0]]
+        for number, (value, key) in enumerate(zip(values, under)):
             written = f"{text[key.start : key.end]}: "
             pieces.append(written)
             starts.extend([value.start] * len(written))

@@ -3,9 +3,10 @@
 MEDDOCAN annotates "any job in the text" (guideline P7.1) but train holds only 24 of them, too few for the taggers to
 learn: they find none of dev's 4.  Occupations come in few frames, though: an apposition after the patient's age
 (``varón de 71 años, jubilado, antiguo carpintero,``), a key (``ocupación: hogar``, ``de profesión mecánico``,
-``trabaja como soldadora``) or ``mecánico de profesión``.  In the first and last frames the occupation must be in the
-job list that Faker's ``es_ES`` provider ships (474 titles, their feminine forms, a few more common in clinical
-notes); after a key, any short phrase is the occupation.  Modifiers stay out (guideline N7.1: not ``jubilado``).
+``trabaja como soldadora``), ``mecánico de profesión``, the word for the patient (``pac. panadero,``) or a former
+job (``EX PASTOR.``, ``antigua maestra,``).  Except after a key, the occupation must be in the job list that Faker's
+``es_ES`` provider ships (474 titles, their feminine forms, a few more common in clinical notes); after a key, any
+short phrase is the occupation.  Modifiers stay out (guideline N7.1: not ``jubilado``).
 """
 
 from __future__ import annotations
@@ -133,6 +134,22 @@ RECOGNIZERS = (
         ),
         0.8,
         triggers=("trabaj", "emplead"),
+    ),
+    Recognizer(
+        "occupation_after_patient",
+        "PROFESION",
+        # ``pac. panadero, muchas horas de pie``: a known occupation right after the word for the patient.
+        re.compile(rf"(?i:\b(?:pac|pte|paciente|pacient)\.?[ \t]+(?:{_FORMER})?)(?P<value>{_OCCUPATION}){_ENDS}"),
+        0.8,
+        triggers=("pac", "pte"),
+    ),
+    Recognizer(
+        "former_occupation",
+        "PROFESION",
+        # ``EX PASTOR.``, ``antigua maestra,``: a known occupation that the patient had (the word before stays out).
+        re.compile(rf"(?i:(?<![^\W\d_])(?:antigu[oa][ \t]+|ex-?[ \t]*))(?P<value>{_OCCUPATION}){_ENDS}"),
+        0.8,
+        triggers=("ex", "antigu"),
     ),
     Recognizer(
         "occupation_before_key",
