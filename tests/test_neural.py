@@ -258,6 +258,16 @@ def test_train_neural_writes_a_model_folder(tmp_path):
     }
 
 
+def test_a_training_device_is_checked_before_any_work(tmp_path):
+    notes = [fictitious_note(n) for n in range(4)]
+    with pytest.raises(ValueError, match="unknown training device 'gpu'"):
+        train_neural(notes, notes, tmp_path / "m", TINY.with_options(device="gpu"), embeddings=random_embeddings())
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="sees no CUDA GPU"):
+            train_neural(notes, notes, tmp_path / "m", TINY.with_options(device="cuda"), embeddings=random_embeddings())
+    assert not (tmp_path / "m").exists()
+
+
 def test_presets_and_config_round_trip():
     assert preset("neuroner").char_encoder == "lstm" and preset("dismed").ema_decay > 0
     assert NeuralConfig.from_dict(preset("nlnde").to_dict()) == preset("nlnde")

@@ -36,6 +36,7 @@ class NeuralConfig:
     gradient_clip: float = 5.0
     # One thread: on a shared 2-core machine, two torch threads spin against the other jobs and ran 15x slower.
     threads: int = 1
+    device: str = "cpu"  # where torch trains: "cpu", "cuda", "cuda:1"... (the model is exported from the CPU)
     char_lm: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

@@ -50,7 +50,7 @@ class CharCnn(nn.Module):
 
     def forward(self, embedded: torch.Tensor, char_lengths: torch.Tensor) -> torch.Tensor:
         features = self.convolution(embedded.transpose(1, 2)).transpose(1, 2)  # [N, C, F]
-        real = torch.arange(features.shape[1]).unsqueeze(0) < char_lengths.unsqueeze(1)
+        real = torch.arange(features.shape[1], device=features.device).unsqueeze(0) < char_lengths.unsqueeze(1)
         return features.masked_fill(~real.unsqueeze(2), FORBIDDEN).max(dim=1).values
 
 
@@ -168,8 +168,8 @@ class Crf(nn.Module):
             backpointers.append(pointer)
             score = torch.where(mask[:, t].unsqueeze(1), best + emissions[:, t], score)
         current = (score + end.unsqueeze(0)).argmax(dim=1)
-        paths = torch.zeros(mask.shape, dtype=torch.long)
-        rows = torch.arange(mask.shape[0])
+        paths = torch.zeros(mask.shape, dtype=torch.long, device=mask.device)
+        rows = torch.arange(mask.shape[0], device=mask.device)
         for t in range(mask.shape[1] - 1, -1, -1):
             paths[:, t] = torch.where(mask[:, t], current, torch.zeros_like(current))
             if t:

@@ -99,8 +99,8 @@ def examples_batch(encoder: TokenEncoder, examples: Sequence[Example]) -> Batch:
     return encoder.batch([example.tokens for example in examples], [example.char_lm for example in examples])
 
 
-def _tensors(batch: Batch) -> tuple[torch.Tensor, ...]:
-    return tuple(torch.from_numpy(array) for array in batch.inputs().values())
+def _tensors(batch: Batch, device: torch.device | None = None) -> tuple[torch.Tensor, ...]:
+    return tuple(torch.from_numpy(array).to(device) for array in batch.inputs().values())
 
 
 def _epoch_batches(lengths: Sequence[int], batch_size: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -162,6 +162,7 @@ def _train_epoch(
     """One pass over the training sentences; returns the mean negative log-likelihood per sentence."""
     tagger.train()
     parameters = [*tagger.parameters(), *crf.parameters()]
+    device = parameters[0].device
     total = 0.0
     for indices in _epoch_batches([len(example.tokens) for example in examples], config.batch_size, rng):
         batch = examples_batch(encoder, [examples[i] for i in indices])
@@ -169,8 +170,9 @@ def _train_epoch(
         for row, i in enumerate(indices):
             gold[row, : len(examples[i].tags)] = examples[i].tags
         width = int(batch.lengths.max())  # the batch is padded to its longest sentence
-        mask = torch.from_numpy(np.arange(width).reshape(1, -1) < batch.lengths.reshape(-1, 1))
-        loss = crf.negative_log_likelihood(tagger(*_tensors(batch)), torch.from_numpy(gold), mask) / len(indices)
+        mask = torch.from_numpy(np.arange(width).reshape(1, -1) < batch.lengths.reshape(-1, 1)).to(device)
+        emissions = tagger(*_tensors(batch, device))
+        loss = crf.negative_log_likelihood(emissions, torch.from_numpy(gold).to(device), mask) / len(indices)
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(parameters, config.gradient_clip)
@@ -182,14 +184,16 @@ def _train_epoch(
 
 
 def crf_weights(crf: Crf) -> CrfWeights:
-    transitions, start, end = (t.detach().numpy().astype(np.float64) for t in crf.scores())
+    transitions, start, end = (t.detach().cpu().numpy().astype(np.float64) for t in crf.scores())
     return CrfWeights(transitions, start, end)
 
 
 def torch_emissions(tagger: Tagger) -> Callable[[Batch], np.ndarray]:
+    device = next(tagger.parameters()).device
+
     def emissions(batch: Batch) -> np.ndarray:
         with torch.no_grad():
-            return tagger(*_tensors(batch)).numpy()
+            return tagger(*_tensors(batch, device)).cpu().numpy()
 
     return emissions
 
@@ -298,6 +302,17 @@ def write_model(
     write_text_atomic(out_dir / "model.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
 
 
+def training_device(name: str) -> torch.device:
+    """The torch device ``name`` names, checked: a GPU that torch cannot see fails with a clear message."""
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        raise ValueError(f"unknown training device {name!r}: use 'cpu', 'cuda' or 'cuda:N'") from error
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"training device {name!r}: torch sees no CUDA GPU here (train with device 'cpu')")
+    return device
+
+
 def train_neural(
     train_docs: Sequence[Document],
     dev_docs: Sequence[Document],
@@ -319,6 +334,7 @@ def train_neural(
     out_dir = Path(out_dir)
     if not train_docs or not dev_docs:
         raise ValueError(f"training needs training and dev documents, got {len(train_docs)} and {len(dev_docs)}")
+    device = training_device(config.device)  # first: a wrong device fails before any work
     torch.manual_seed(seed)
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(seed)
@@ -336,7 +352,8 @@ def train_neural(
         char_lm,
     )
     tagger = Tagger(config, len(encoder.chars), encoder.embeddings.dim, len(tags), char_lm.dim if char_lm else 0)
-    crf = Crf(*allowed_moves(tags))
+    tagger.to(device)
+    crf = Crf(*allowed_moves(tags)).to(device)
     optimizer = torch.optim.Adam([*tagger.parameters(), *crf.parameters()], lr=config.learning_rate)
     averager = _Averager([tagger, crf], config.ema_decay) if config.ema_decay else None
     log.info(
@@ -384,6 +401,8 @@ def train_neural(
     assert best_state is not None
     tagger.load_state_dict(best_state[0])
     crf.load_state_dict(best_state[1])
+    tagger.cpu()  # ONNX export traces on the CPU, where the model will run
+    crf.cpu()
     training_seconds = time.perf_counter() - started
     manifest = {
         "config": config.to_dict(),
