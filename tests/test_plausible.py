@@ -233,6 +233,7 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ('Viene el abuelo, el "Tío Quico" (Francisco)', "Tío Quico", "NOMBRE_SUJETO_ASISTENCIA", ["Tío Quico"]),
         ("amb sa filla Margalida i es gendre.", "i es", "TERRITORIO", []),
         ("AP:HTA,FA EN TTO CON SINTROM", "HTA", "TERRITORIO", []),
+        ("S.A. (Ontinyent), en ERTE desde gener", "ERTE", "TERRITORIO", []),
         # A lower-case name after a person's key stays in a note that capitalises other names.
         (
             "Hospital de Tortosa\npacient: teresa ferré bel    edat: 79 a\nViu a Deltebre amb la Sílvia.",

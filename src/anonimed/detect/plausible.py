@@ -1621,10 +1621,10 @@ def _is_key(text: str, span: Span) -> bool:
 
 # Words that name nobody and nowhere though a capital or a list may suggest it: a letter's closing formula, a side
 # of the body, a verb that says where someone lives, a history's abbreviations of diseases (Cordialment; a
-# l'esquerra; de 64 anys, viu a Reus; AP:HTA,FA).
+# l'esquerra; de 64 anys, viu a Reus; AP:HTA,FA; en ERTE).
 _NEVER_A_NAME_OR_PLACE = frozenset(
     "cordialment cordialmente atentamente atentament salutacions saludos esquerra dreta izquierda derecha viu vive"
-    " hta dm dlp epoc erc irc iam tvp tep".split()
+    " hta dm dlp epoc erc irc iam tvp tep erte".split()
 )
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
