@@ -59,6 +59,8 @@ class NeuralConfig:
         values["char_lm"] = list(self.char_lm)  # as JSON reads it back
         if not self.char_lm:
             del values["char_lm"]  # a model without char LMs keeps the model.json of the models trained before them
+        if self.device == "cpu":
+            del values["device"]  # likewise a model trained on the CPU
         return values
 
     @classmethod
