@@ -234,6 +234,15 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("amb sa filla Margalida i es gendre.", "i es", "TERRITORIO", []),
         ("AP:HTA,FA EN TTO CON SINTROM", "HTA", "TERRITORIO", []),
         ("S.A. (Ontinyent), en ERTE desde gener", "ERTE", "TERRITORIO", []),
+        # Cranial nerves, a colour of a finding, a lot number's digits and a patient after PAC name nobody.
+        ("isocoricas y reactivas,pares craneales ok", "pares", "FAMILIARES_SUJETO_ASISTENCIA", []),
+        ("vino la hija Rosa.\neritema rosa palido en talon", "rosa", "FAMILIARES_SUJETO_ASISTENCIA", []),
+        ("dosi 3,cuixa esq,lot AH5127\n", "5127", "FECHAS", []),
+        ("en 2025 vacunada", "2025", "FECHAS", ["2025"]),
+        ("TCE LEVE EN PAC ANTICOAGULADO.", "PAC ANTICOAGULADO", "CENTRO_SALUD", []),
+        ("PAC calp - urgencias", "PAC calp", "CENTRO_SALUD", ["PAC calp"]),
+        ("VIOLENCIA DE GENERO - PAC Zuazo\nsabado", "PAC Zuazo", "CENTRO_SALUD", ["PAC Zuazo"]),
+        ("contrafrente.\nbuenos aires.\nb1827.\n", "1827", "FECHAS", ["1827"]),
         # A lower-case name after a person's key stays in a note that capitalises other names.
         (
             "Hospital de Tortosa\npacient: teresa ferré bel    edat: 79 a\nViu a Deltebre amb la Sílvia.",

@@ -126,6 +126,12 @@ _HOUR_BEFORE = re.compile(r"\d[ \t]*\Z")
 # The hour of a time at a span's end, and the minutes after it (PAC 23:50).
 _TRAILING_HOUR = re.compile(r"[ \t]+[0-9]{1,2}\Z")
 _MINUTES_AFTER = re.compile(r"[:.h][0-5][0-9]\b")
+# What follows the cranial nerves' "pares"; colour words and the findings they describe.
+_CRANIAL_AFTER = re.compile(r"(?i)[ \t]+(?:craneales|craneal|cranials|cranial)\b")
+_COLOUR_WORDS = frozenset("rosa rosada rosado blanca blanco violeta morena".split())
+_FINDING_BEFORE = re.compile(
+    r"(?i)\b(?:eritema|color|coloraci[oó]n|tono|piel|pell|mucosas?|lesi[oó]n|lesions?|placas?|m[aá]culas?|tinte)[ \t]+\Z"
+)
 # Closing quotation marks and the opening mark each needs.
 _CLOSING_QUOTES = {'"': '"', "”": "“", "»": "«"}
 # Out-of-hours care points by their acronyms (punt/punto d'atenció continuada, SUAP, PUAC, CUAP).
@@ -1406,6 +1412,41 @@ def _calf_muscle(text: str, span: Span) -> bool:
     return fold(text[span.start : span.end]) in _TWIN_WORDS and _SIDE_AFTER.match(text, span.end) is not None
 
 
+def _cranial_nerves(text: str, span: Span) -> bool:
+    """``pares`` before ``craneales`` are the cranial nerves, not the parents (``pares craneales ok``)."""
+    return fold(text[span.start : span.end]) in ("par", "pares") and _CRANIAL_AFTER.match(text, span.end) is not None
+
+
+def _colour_of_a_finding(text: str, span: Span) -> bool:
+    """A colour word after what a finding describes is no name (``eritema rosa pálido``; the daughter Rosa of the same
+    note lends it her label)."""
+    return (
+        fold(text[span.start : span.end]) in _COLOUR_WORDS and _FINDING_BEFORE.search(text, 0, span.start) is not None
+    )
+
+
+def _glued_digits(text: str, span: Span) -> bool:
+    """Digits glued to two letters or more are part of a code, not a date or a year (``lot AH5127``, ``SRV2007``); one
+    letter may be a postal code's (``B1827``), which stays PHI."""
+    covered = text[span.start : span.end]
+    return covered.isdigit() and (
+        text[max(0, span.start - 2) : span.start].isalpha() or text[span.end : span.end + 2].isalpha()
+    )
+
+
+def _patient_not_a_care_point(covered: str) -> bool:
+    """``PAC`` before words that name no town and are not capitalised is the patient (``TCE LEVE EN PAC
+    ANTICOAGULADO``), not a point of continuous care (``PAC calp``, ``PAC Zuazo``)."""
+    from anonimed.rules.gazetteers import towns
+
+    words = _WORD.findall(covered)
+    return (
+        len(words) > 1
+        and fold(words[0]) == "pac"
+        and not any(w.istitle() or fold(w) in towns() for w in words[1:] if fold(w) not in _PARTICLES)
+    )
+
+
 def _no_centre_at_all(covered: str) -> bool:
     """Catalan ``cap`` before what there is none of, not a CAP (``no es troba cap altra font``, ``sense cap signe``)."""
     words = covered.split()
@@ -1759,6 +1800,10 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
+        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _cranial_nerves(text, span))
+        or ((names_or_places or label == "FAMILIARES_SUJETO_ASISTENCIA") and _colour_of_a_finding(text, span))
+        or (label == "FECHAS" and _glued_digits(text, span))
+        or (label == "CENTRO_SALUD" and _patient_not_a_care_point(covered))
         # A time span (des de fa 15 anys) and a notice (avís domicili, where avis are grandparents) are no relatives.
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and covered[:1].isdigit() and _duration(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and covered.lower() == "avís")
