@@ -28,7 +28,7 @@ those examples, and each holds for the annotated notes (a test applies them to M
   hyphens or slashes is the run, a date when it is one written without spaces (``03-ABR-2025``), else an identifier of
   the kind its key names (``Episodio: AP-2025-77810``, not a year and a postal code);
 - **a bracket closes what it opened**: a span that runs past a closing bracket it did not open ends before it
-  (``hija (Puri) tlf``: ``Puri``);
+  (``hija (Puri) tlf``: ``Puri``), and one that ends on a closing quote it did not open ends before it;
 - **a key is layout**: a span that starts a line and is followed by a colon is the line's key, not its value;
 - **a sentence's first word is not a name or a place** when it runs on into a lower-case word (``Refereix dolor``,
   ``Truca la filla``) and no list of names or places knows it;
@@ -75,6 +75,11 @@ those examples, and each holds for the annotated notes (a test applies them to M
   *con*); a centre written in lower case ends before a word no name holds (``cs san blas en 48h``); a date ends
   before the hour after it (``14 de junio 05:10h``); a phone or fax has six digits at least (``48-72h``); a slash
   between spaces parts two people (``dr.peña / mir s. ortega``);
+- **a relative's name follows the kinship word**: a person's span that holds one names the relative after it
+  (``AVISADA HIJA Mª JESUS DEL POZO`` → ``Mª JESUS DEL POZO``), and ``pares craneales`` are the cranial nerves;
+- **a colour, a lot number or a patient are no PHI**: a colour after a finding (``eritema rosa``), digits glued to
+  two letters (``lot AH5127``: no year), ``PAC`` before words that name no town (``EN PAC ANTICOAGULADO``), and a
+  centre ends before the hour after it (``PAC 23:50``);
 - **a span is no longer than the longest of its type** in the annotated notes (six words for a town, seven for a
   patient's name): a longer one is a run of prose.
 
