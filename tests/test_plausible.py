@@ -223,6 +223,9 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ('dijo: "lo vio la Dra. Sala"', "Sala", "NOMBRE_PERSONAL_SANITARIO", ["Sala"]),
         ("PAC 23:50\nAcude por dolor", "PAC 23", "CENTRO_SALUD", []),
         ("Visto en PAC Teror 23:50 h", "PAC Teror 23", "CENTRO_SALUD", ["PAC Teror"]),
+        ("urg cs lepe 14:20h 28/5", "cs lepe 14", "CENTRO_SALUD", ["cs lepe"]),
+        ("sad del ayuntamiento de león 2h/dia", "ayuntamiento de león 2", "CENTRO_SALUD", ["ayuntamiento de león"]),
+        ("ref. o'sullivan 14/8:128 (neg)", "14/8", "FECHAS", ["14/8"]),
         (
             "AVISADA HIJA Mª JESUS DEL POZO GARCIA TLF 659",
             "AVISADA HIJA Mª JESUS DEL POZO GARCIA",

@@ -128,9 +128,6 @@ _GLUED_WORD = re.compile(r"\.[a-zà-ÿ]{2,}\Z")
 _COLUMN_BREAK = re.compile(r"[ \t]{3,}|\t|[ \t]*\|")
 # "h." right after a number or a time: the hour, not a hospital (``24 h. Ticagrelor``, ``06:30 H.``).
 _HOUR_BEFORE = re.compile(r"\d[ \t]*\Z")
-# The hour of a time at a span's end, and the minutes after it (PAC 23:50).
-_TRAILING_HOUR = re.compile(r"[ \t]+[0-9]{1,2}\Z")
-_MINUTES_AFTER = re.compile(r"[:.h][0-5][0-9]\b")
 # What follows the cranial nerves' "pares"; colour words and the findings they describe.
 _CRANIAL_AFTER = re.compile(r"(?i)[ \t]+(?:craneales|craneal|cranials|cranial)\b")
 _COLOUR_WORDS = frozenset("rosa rosada rosado blanca blanco violeta morena".split())
@@ -326,8 +323,10 @@ _NOT_OCCUPATIONS = frozenset("turnos turno torns torn jornada media completa par
 # Ferreiro de Oncología).
 _DEPARTMENT_AFTER_A_NAME = re.compile(r"[ \t]+(?:del|de|d['’])[ \t]*(?:la[ \t]+|l['’])?(?P<word>[^\W\d_]+)")
 # Units, which a lab result holds and a street does not (Àcid úric 9,4 mg/dL, Nena de 3.240 g).
-# The last number of a span, when it may be an hour's (14 de junio 05 + :10h).
+# The last number of a span, when it may be an hour's, and the minutes or the "h" after the span that make it one
+# (14 de junio 05 + :10h, PAC 23 + :50, viernes 10 + h).
 _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}\Z")
+_MINUTES_AFTER = re.compile(r"[:.h][0-5]\d(?!\d)|h\b")
 # A whole hour at a date's end (19/4 08:01): the time a message or an entry was written, no part of the date.
 _WHOLE_HOUR_AT_END = re.compile(r"[ \t,]+\d{1,2}:\d{2}h?\Z")
 # A glued full stop and a word: a new sentence typed without a space (8a.otalgia, eap.furosemida).
@@ -862,14 +861,12 @@ def _within_quotes(text: str, span: Span) -> Span | None:
 def _before_an_hour(text: str, span: Span) -> Span | None:
     """A centre ends before the hour of a time that follows it (``PAC 23:50`` → ``PAC``), and one that is then only
     an abbreviation names no centre."""
-    number = _TRAILING_HOUR.search(text, span.start, span.end)
-    if number is None or _MINUTES_AFTER.match(text, span.end) is None:
-        return span
-    if all(
-        fold(word) in _CENTRE_ABBREVIATIONS | _CARE_POINTS for word in _WORD.findall(text, span.start, number.start())
-    ):
+    shorter = _before_the_hour(text, span)
+    if shorter is span or shorter is None:
+        return shorter
+    if all(fold(word) in _CENTRE_ABBREVIATIONS | _CARE_POINTS for word in _WORD.findall(text, span.start, shorter.end)):
         return None
-    return Span(span.start, number.start(), span.label, span.score, span.source)
+    return shorter
 
 
 def _after_a_kinship_word(text: str, span: Span) -> Span:
@@ -1331,8 +1328,13 @@ def _date_before_an_hour(text: str, span: Span) -> Span | None:
     whole = _WHOLE_HOUR_AT_END.search(text, span.start, span.end)
     if whole is not None and whole.start() > span.start:
         return Span(span.start, whole.start(), span.label, span.score, span.source)
+    return _before_the_hour(text, span)
+
+
+def _before_the_hour(text: str, span: Span) -> Span | None:
+    """The span without the hour its last number starts (see ``_MINUTES_AFTER``); None when nothing is left."""
     hour = _HOUR_AT_END.search(text, span.start, span.end)
-    if hour is None or not re.match(r"[:.h]\d\d|h\b", text[span.end : span.end + 3]):
+    if hour is None or _MINUTES_AFTER.match(text, span.end) is None:
         return span
     end = span.start + len(text[span.start : hour.start()].rstrip(" \t,"))
     return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
