@@ -246,6 +246,21 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("PAC calp - urgencias", "PAC calp", "CENTRO_SALUD", ["PAC calp"]),
         ("VIOLENCIA DE GENERO - PAC Zuazo\nsabado", "PAC Zuazo", "CENTRO_SALUD", ["PAC Zuazo"]),
         ("contrafrente.\nbuenos aires.\nb1827.\n", "1827", "FECHAS", ["1827"]),
+        # Batch 48: a floor's word is no sentence word, a date takes its month's abbreviation, a capitalised name
+        # ends before its verb, a range's start is no age, a street ends at a sentence glued to its number.
+        (
+            "domicilio c/ loma del viento 8 bajo,04700",
+            "c/ loma del viento 8 bajo",
+            "CALLE",
+            ["c/ loma del viento 8 bajo"],
+        ),
+        ("agenda enf. martes 4 nov - consulta 3", "martes 4", "FECHAS", ["martes 4 nov"]),
+        ("el 12 mar era", "12", "FECHAS", ["12"]),
+        ("enf Marta Álvarez vendra lunes", "Marta Álvarez vendra", "NOMBRE_PERSONAL_SANITARIO", ["Marta Álvarez"]),
+        ("Dra. Ana de la fuente", "Ana de la fuente", "NOMBRE_PERSONAL_SANITARIO", ["Ana de la fuente"]),
+        ("flexión de 0 a 45 grados", "0 a", "EDAD_SUJETO_ASISTENCIA", []),
+        ("varón de 45 a, fiebre", "45 a", "EDAD_SUJETO_ASISTENCIA", ["45 a"]),
+        ("vive solo,c/ san roque 12.antes pastor.", "c/ san roque 12.antes pastor", "CALLE", ["c/ san roque 12"]),
         # A lower-case name after a person's key stays in a note that capitalises other names.
         (
             "Hospital de Tortosa\npacient: teresa ferré bel    edat: 79 a\nViu a Deltebre amb la Sílvia.",

@@ -45,6 +45,14 @@ def test_a_common_word_of_a_name_is_found_again_after_a_title_only() -> None:
     )
 
 
+def test_a_name_that_is_an_everyday_word_is_found_again_only_with_a_capital() -> None:
+    text = "ctrl con su pediatra Dra. Cabeza. no golpes en la cabeza. Cabeza llamará."
+    found = [Span(26, 32, STAFF, 0.9)]
+    assert [(text[s.start : s.end], s.label) for s in propagated(text, found)] == [("Cabeza", STAFF)]
+    catalan = "Dr. Jordi Font\nexplica que la principal font d'angoixa és la feina; Font la revisa."
+    assert [catalan[s.start : s.end] for s in propagated(catalan, [Span(4, 14, STAFF, 0.9)])] == ["Font"]
+
+
 def test_whole_span_texts_are_found_again_on_word_boundaries_only() -> None:
     text = "Hospital: Clínica Sagunto. Traslado a Clínica Sagunto. Clínica Saguntina no."
     found = [Span(10, 25, "HOSPITAL", 1.0)]

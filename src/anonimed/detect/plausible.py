@@ -90,7 +90,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -183,6 +183,10 @@ _GLUED_KEY = re.compile(
 )
 # Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
 _SENTENCE_WORDS = 3
+# The words of an address's floor and door, which no sentence words count (c/ loma del viento 8 bajo).
+_FLOOR_AND_DOOR_WORDS = frozenset(
+    "bajo bajos baix baixos entresuelo atico atic principal izquierda derecha puerta".split()
+)
 # The most words a span of each type holds (the longest gold spans of MEDDOCAN train and dev and of the styles set:
 # Colonia Valle de las palmas Huixquilucan, Jose Luis Del Castillo Pardo de Vera); a longer one is a run of prose.
 _MOST_WORDS = {
@@ -225,6 +229,14 @@ _WEEKDAY_BEFORE = re.compile(
 # Catalan Tuesday's abbreviation, in lower case (dm 18/2), and a day and a month written in figures.
 _DIMARTS_BEFORE = re.compile(r"(?<!\w)dm,?[ \t]+\Z")
 _DAY_AND_MONTH = re.compile(r"\d{1,2}[/.-]\d{1,2}(?![\d])")
+# A day at a date's end, and the month written after it, whole or cut short (martes 4 + nov, 12 + setembre; not mar
+# or may, the sea and English, nor Catalan's des, since).
+_DAY_AT_END = re.compile(r"(?<![\d/.:-])(?:0?[1-9]|[12]\d|3[01])\Z")
+_MONTH_AFTER = re.compile(
+    r"(?i)[ \t]+(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre"
+    r"|gener|febrer|març|maig|juny|juliol|agost|setembre|novembre|desembre|ene|feb|abr|jun|jul|ago|sept?|oct|nov|dic)"
+    r"(?![\w'’])"
+)
 # A number that an age's digits continue, a time or a decimal (03:12, 3.240): its end before the span (not a code's
 # end: sip18730562,19 anys), and its start after it.
 _NUMBER_BEFORE = re.compile(r"(?<!\d{4})\d[:.,]\Z")
@@ -317,6 +329,9 @@ _DURATION_BEFORE = re.compile(
 )
 # What a duration says after its number (DM2 de 15 anys d'evolució, dolor de 3 años de evolución).
 _DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:de[ \t]+|d['’])(?:evoluci|duraci|durada|antig|seguimiento|seguiment)")
+# An age's number with the bare ``a`` of years, and a number after it: a range's start (de 0 a 45 grados).
+_BARE_YEARS_UNIT = re.compile(r"\d[ \t]*a\Z")
+_NUMBER_NEXT = re.compile(r"[ \t]+\d")
 # What a job is worked in, not the job (trabaja a turnos, treballa a torns).
 _NOT_OCCUPATIONS = frozenset("turnos turno torns torn jornada media completa parcial tiempo temps".split())
 # A department or a centre's acronym after de/del, which ends a clinician's name (Dr. Oliveras del CSMA, Dr.
@@ -331,6 +346,8 @@ _MINUTES_AFTER = re.compile(r"[:.h][0-5]\d(?!\d)|h\b")
 _WHOLE_HOUR_AT_END = re.compile(r"[ \t,]+\d{1,2}:\d{2}h?\Z")
 # A glued full stop and a word: a new sentence typed without a space (8a.otalgia, eap.furosemida).
 _GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbreviation's (h.bellvitge)
+# After a street's number, the glued sentence's word is longer than a floor's (c/ san roque 12.antes, not 12.bj).
+_GLUED_SENTENCE_AFTER_A_NUMBER = re.compile(r"(?<=\d)\.(?=[a-zà-ÿ]{4,})")
 # A unit after a number: a quantity, not a year (escotoma en 4000 Hz).
 _UNIT_AFTER = re.compile(r"[ \t]*(?:hz|khz|mg|mcg|ml|cc|ui|kcal|mmhg|lpm|rpm|kg|gr)\b", re.IGNORECASE)
 # Two words joined by y/i (murcia y viene; castilla y leon).
@@ -663,7 +680,7 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
     from anonimed.rules.gazetteers import CommonWords, street_types
 
     words = _WORD.findall(covered)
-    sentence = [w for w in _sentence_words(covered) if fold(w) not in street_types()]
+    sentence = [w for w in _sentence_words(covered) if fold(w) not in street_types() | _FLOOR_AND_DOOR_WORDS]
     if len(sentence) >= _SENTENCE_WORDS:
         return False
     # A street type makes a street, but c (of c/) only where it opens one: further on, c/ is con (epoc gold 3,icc,acxfa
@@ -737,8 +754,35 @@ def _name_part(text: str, span: Span) -> Span | None:
     covered = text[span.start : span.end]
     if span.end < len(text) and text[span.end].isalpha():
         covered = _TRAILING_NUMBERS.sub("", covered)
+    covered = _without_trailing_prose(covered)
     end = span.start + len(covered.rstrip(" \t·•|/-"))
     return Span(span.start, end, span.label, span.score, span.source) if end > span.start else None
+
+
+def _without_trailing_prose(covered: str) -> str:
+    """A name written with capitals ends before the lower-case words after it, the verb of its sentence (``Marta
+    Álvarez vendra``); not before those after a particle (``Ana de la fuente``), a hyphen (``Vall-llosera``), nor
+    before a known name (``Rocío vega``)."""
+    from anonimed.rules.gazetteers import given_names, surnames
+
+    words = list(_WORD.finditer(covered))
+    if not any(word.group()[0].isupper() and word.group()[1:].islower() for word in words):
+        return covered
+    last = len(words)
+    while last > 1 and _prose_after_a_name(covered, words[last - 1], given_names(), surnames()):
+        last -= 1
+    if last == len(words) or words[last - 1].group().lower() in _PARTICLES:
+        return covered
+    return covered[: words[last - 1].end()]
+
+
+def _prose_after_a_name(
+    covered: str, word: re.Match[str], given_names: Container[str], surnames: Container[str]
+) -> bool:
+    """Whether ``word`` of a name's ``covered`` text is a lower-case word of prose (see ``_without_trailing_prose``)."""
+    text = word.group()
+    spaced = covered[word.start() - 1] in " \t"
+    return spaced and text.islower() and text not in _PARTICLES and text not in given_names and text not in surnames
 
 
 def _code_part(text: str, span: Span) -> Span | None:
@@ -1272,6 +1316,14 @@ def _duration(text: str, span: Span) -> bool:
     )
 
 
+def _range_start(text: str, span: Span) -> bool:
+    """A number and the ``a`` of a range (``flexión de 0 a 45 grados``), not an age in years."""
+    return (
+        _BARE_YEARS_UNIT.search(text, span.start, span.end) is not None
+        and _NUMBER_NEXT.match(text, span.end) is not None
+    )
+
+
 def _not_an_occupation(covered: str) -> bool:
     """How a job is worked (``a turnos``), not the job."""
     words = _WORD.findall(covered)
@@ -1342,8 +1394,8 @@ def _before_the_hour(text: str, span: Span) -> Span | None:
 
 def _before_a_glued_sentence(text: str, span: Span) -> Span | None:
     """An age or a centre ends at a full stop glued to the next word, a sentence typed without its space
-    (``8a.otalgia``, ``eap.furosemida``)."""
-    return _before_first(_GLUED_SENTENCE, text, span)
+    (``8a.otalgia``, ``eap.furosemida``); a street, at one glued to its number (``c/ san roque 12.antes``)."""
+    return _before_first(_GLUED_SENTENCE_AFTER_A_NUMBER if span.label == STREET else _GLUED_SENTENCE, text, span)
 
 
 def _without_the_title_of_the_next(text: str, span: Span) -> Span:
@@ -1626,6 +1678,14 @@ def _weekday_before(text: str, span: Span) -> Span:
     return span if found is None else Span(found.start(), span.end, span.label, span.score, span.source)
 
 
+def _with_the_month_after(text: str, span: Span) -> Span:
+    """A date that ends at its day takes the month written after it (``martes 4`` + `` nov``)."""
+    month = _MONTH_AFTER.match(text, span.end)
+    if month is None or _DAY_AT_END.search(text, span.start, span.end) is None:
+        return span
+    return Span(span.start, month.end(), span.label, span.score, span.source)
+
+
 def _first_line(text: str, span: Span) -> Span | None:
     covered = text[span.start : span.end]
     cut = min((covered.find(c) for c in "\n\r\u2028\u2029\x0b\x0c" if c in covered), default=-1)
@@ -1727,7 +1787,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     # The code first: a name may run over a key and its number (juan perez nis 2018004417).
     (lambda label: label in PERSON_TYPES, _without_a_trailing_code),
     (lambda label: label in PERSON_TYPES, _without_a_trailing_key),
-    (lambda label: label in ("EDAD_SUJETO_ASISTENCIA", "HOSPITAL", "CENTRO_SALUD"), _before_a_glued_sentence),
+    (lambda label: label in ("EDAD_SUJETO_ASISTENCIA", "HOSPITAL", "CENTRO_SALUD", STREET), _before_a_glued_sentence),
     (lambda label: label in _CENTRE_TYPES, _before_a_signature),
     (lambda label: label == "TERRITORIO", _place_before_a_clause),
     (lambda label: label in ("TERRITORIO", "PAIS"), _without_a_trailing_preposition),
@@ -1752,6 +1812,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in PERSON_TYPES, _whole_name),
     (lambda label: label in PERSON_TYPES, _without_the_title_of_the_next),
     (lambda label: label == "FECHAS", _weekday_before),
+    (lambda label: label == "FECHAS", _with_the_month_after),
     (lambda label: label == "FAMILIARES_SUJETO_ASISTENCIA", _relative_end),
     (lambda label: label in PHONE_TYPES, lambda text, span: _with_country_code(text, _whole_phone(text, span))),
 )
@@ -1802,6 +1863,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
+        or (label == "EDAD_SUJETO_ASISTENCIA" and _range_start(text, span))
         or (label == "PROFESION" and _not_an_occupation(covered))
         or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
         or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES))

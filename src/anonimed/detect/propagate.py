@@ -8,7 +8,9 @@ detector and adds a span, with the same type, at every other occurrence of
 - each word of a detected name (patients, staff, relatives) that is rare in Spanish (``wordfreq`` Zipf frequency
   under 3.5: ``Galindo`` yes, ``Rosa`` or ``Blanco`` no) and has 4 letters or more,
 
-matched on word boundaries, ignoring case, where no detected span already lies; a centre's acronym in parentheses
+matched on word boundaries, ignoring case, where no detected span already lies (a name of one word that is an
+everyday word of Spanish or Catalan, Zipf 4.5 or more, only where it starts with a capital: the pediatrician Cabeza
+is not ``la cabeza``, Dr. Font not ``la font d'angoixa``); a centre's acronym in parentheses
 right after its name (``Complejo Hospitalario Universitario de Vigo (CHUVI)``: 4 of the 5 such acronyms of train and
 dev are annotated with the centre's type); and each other word of 4 letters or more of a detected name, where it
 follows a title and starts with a capital (``el Sr. Rivera``, ``DR. BLANCO``): frequent words are names there too. No
@@ -32,6 +34,9 @@ from anonimed.document import Document, Span
 
 MIN_CHARACTERS = 4
 MAX_NAME_WORD_ZIPF = 3.5
+# From this Zipf frequency in Spanish or Catalan a word is an everyday one (cabeza, font, sala) whatever name it also
+# is: copied only where it is written with a capital.
+COMMON_WORD_ZIPF = 4.5
 SCORE_FACTOR = 0.9
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _ACRONYM = re.compile(r"[ \t]*\((?P<acronym>[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ0-9-]{1,9})\)")
@@ -45,6 +50,13 @@ def _rare(word: str) -> bool:
     from wordfreq import zipf_frequency
 
     return zipf_frequency(word.lower(), "es") < MAX_NAME_WORD_ZIPF
+
+
+@lru_cache(maxsize=100_000)
+def _everyday(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return max(zipf_frequency(word.lower(), language) for language in ("es", "ca")) >= COMMON_WORD_ZIPF
 
 
 class Propagator:
@@ -79,6 +91,7 @@ def _acronyms(text: str, spans: list[Span]) -> list[Span]:
 
 def _other_mentions(text: str, spans: list[Span]) -> list[Span]:
     wanted: dict[str, Span] = {}  # lower-cased text to find anywhere, and the span it copies (the best-scoring one)
+    capitalised: dict[str, Span] = {}  # lower-cased everyday words to find where they start with a capital
     titled: dict[str, Span] = {}  # lower-cased name words to find after a title only
     for span in spans:
         candidates = [text[span.start : span.end].strip()]
@@ -90,16 +103,17 @@ def _other_mentions(text: str, spans: list[Span]) -> list[Span]:
                     _keep_best(titled, word.lower(), span)
         for candidate in candidates:
             if len(candidate) >= MIN_CHARACTERS:
-                _keep_best(wanted, candidate.lower(), span)
+                one_word = span.label in NAME_TYPES and _WORD.fullmatch(candidate) is not None
+                _keep_best(capitalised if one_word and _everyday(candidate) else wanted, candidate.lower(), span)
     taken = sorted((s.start, s.end) for s in spans)
     starts = [start for start, _ in taken]
     reach = list(itertools.accumulate((end for _, end in taken), max))  # furthest end among the first i spans
     added: list[Span] = []
-    for keys, titled_only in ((wanted, False), (titled, True)):
+    for keys, titled_only in ((wanted, False), (capitalised, False), (titled, True)):
         if not keys:
             continue
         for start, end in _mentions(text, keys, titled_only):
-            if titled_only and not text[start].isupper():
+            if keys is not wanted and not text[start].isupper():
                 continue
             preceding = bisect.bisect_left(starts, end)  # the spans that start before this match ends
             if (preceding and reach[preceding - 1] > start) or any(s.start < end and start < s.end for s in added):
