@@ -344,6 +344,8 @@ _HOUR_AT_END = re.compile(r"(?<![\d:.])\d{1,2}\Z")
 _MINUTES_AFTER = re.compile(r"[:.h][0-5]\d(?!\d)|h\b")
 # A whole hour at a date's end (19/4 08:01): the time a message or an entry was written, no part of the date.
 _WHOLE_HOUR_AT_END = re.compile(r"[ \t,]+\d{1,2}:\d{2}h?\Z")
+# Two numbers of a blood pressure: the first above any day (128/76, 145/90), neither a year's four digits.
+_BLOOD_PRESSURE = re.compile(r"(?<![\d/.-])(?:3[2-9]|[4-9]\d|1\d\d|2[0-9]\d)/\d{2,3}(?![\d/.-])")
 # A glued full stop and a word: a new sentence typed without a space (8a.otalgia, eap.furosemida).
 _GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbreviation's (h.bellvitge)
 # After a street's number, the glued sentence's word is longer than a floor's (c/ san roque 12.antes, not 12.bj).
@@ -1514,11 +1516,15 @@ def _no_centre_at_all(covered: str) -> bool:
 
 def _quantity(text: str, span: Span) -> bool:
     """A number before a unit is a quantity, not a year (``4000 Hz``, ``2000 kcal``); the minutes of a time are
-    none either (``11:05h``)."""
+    none either (``11:05h``), nor is a blood pressure, whose first number no day reaches (``mitjanes 128/76``)."""
     covered = text[span.start : span.end]
-    return (covered.isdigit() and _UNIT_AFTER.match(text, span.end) is not None) or (
-        _MINUTES.fullmatch(covered) is not None
-        and _HOUR_AND_COLON.search(text, max(0, span.start - 3), span.start) is not None
+    return (
+        (covered.isdigit() and _UNIT_AFTER.match(text, span.end) is not None)
+        or (
+            _MINUTES.fullmatch(covered) is not None
+            and _HOUR_AND_COLON.search(text, max(0, span.start - 3), span.start) is not None
+        )
+        or _BLOOD_PRESSURE.search(covered) is not None
     )
 
 
