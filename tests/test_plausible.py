@@ -261,6 +261,15 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("flexión de 0 a 45 grados", "0 a", "EDAD_SUJETO_ASISTENCIA", []),
         ("varón de 45 a, fiebre", "45 a", "EDAD_SUJETO_ASISTENCIA", ["45 a"]),
         ("vive solo,c/ san roque 12.antes pastor.", "c/ san roque 12.antes pastor", "CALLE", ["c/ san roque 12"]),
+        # Batch 50: a job's complement stays in its column, a word before a key's colon is no job, "solo" no place.
+        (
+            "Ocupació: operari de planta química    Empresa: Químiques",
+            "operari de planta química    Empresa",
+            "PROFESION",
+            ["operari de planta química"],
+        ),
+        ("Profesión declarada: agricultor", "declarada", "PROFESION", []),
+        ("VIVE SOLO.NO SABE", "SOLO", "TERRITORIO", []),
         # Batch 49: a blood pressure is no date.
         ("porta mapa.mitjanes 128/76.ok", "mitjanes 128/76", "FECHAS", []),
         ("visto el 12/06 en", "12/06", "FECHAS", ["12/06"]),

@@ -149,3 +149,13 @@ def test_a_mention_under_a_span_the_checks_drop_is_found_after_them() -> None:
         (first, "Joaquim Roca Vidal"),
         (text.index("Joaquim", second), "Joaquim Roca Vidal"),
     ]
+
+
+def test_a_name_only_a_rule_found_is_found_again_in_the_note() -> None:
+    """The shipped model's rules add their spans after the vote and its propagation; propagation runs once more after
+    them, so a name that only a rule found (after Catalan's article) is masked where it recurs alone."""
+    from anonimed.models import load_detector
+
+    text = "10:00 telef. la filla d'en ton rovira:diu que el pare va caure.\ndomicilis tarda:\n- ton rovira,c/ del pont 14\n"
+    found = [text[s.start : s.end] for s in load_detector("default").detect(Document("n", text))]
+    assert found.count("ton rovira") == 2

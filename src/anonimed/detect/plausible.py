@@ -304,10 +304,11 @@ _BALEARIC_ARTICLES = frozenset("es sa ses".split())
 # Words that say which kind of hospital, not which one (Hospital Comarcal, Hospital Universitari).
 _CENTRE_KINDS = frozenset("comarcal general universitario universitari provincial regional clinico clinic".split())
 _OCCUPATION_COMPLEMENT = re.compile(
-    r"[ \t]+(?:de[ \t]+|d['’])(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
+    r" {1,2}(?:de {1,2}|d['’])(?P<words>[^\W\d_]+(?: {1,2}[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
 )
-# The rest of a complement that a span holds the start of: one or two words up to punctuation.
-_COMPLEMENT_REST = re.compile(r"[ \t]+(?P<words>[^\W\d_]+(?:[ \t]+[^\W\d_]+)?)(?=[.,;:)\n]|$)")
+# The rest of a complement that a span holds the start of: one or two words up to punctuation (within its column:
+# not over the three spaces before the next key, operari de planta química    Empresa:).
+_COMPLEMENT_REST = re.compile(r" {1,2}(?P<words>[^\W\d_]+(?: {1,2}[^\W\d_]+)?)(?=[.,;:)\n]|$)")
 _OF = re.compile(r"[ \t](?:de|d['’])[ \t]?\w")
 # Words that end an occupation's complement: where or since when it works, or the sentence going on.
 _COMPLEMENT_STOPS = frozenset(
@@ -329,6 +330,8 @@ _DURATION_BEFORE = re.compile(
 )
 # What a duration says after its number (DM2 de 15 anys d'evolució, dolor de 3 años de evolución).
 _DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:de[ \t]+|d['’])(?:evoluci|duraci|durada|antig|seguimiento|seguiment)")
+# The most words a form's key holds before a lower-case word that ends it (Enf. gestora de casos:).
+_KEY_WORDS_BEFORE = 3
 # An age's number with the bare ``a`` of years, and a number after it: a range's start (de 0 a 45 grados).
 _BARE_YEARS_UNIT = re.compile(r"\d[ \t]*a\Z")
 _NUMBER_NEXT = re.compile(r"[ \t]+\d")
@@ -1318,6 +1321,18 @@ def _duration(text: str, span: Span) -> bool:
     )
 
 
+def _part_of_a_key(text: str, span: Span) -> bool:
+    """Lower-case words right before a colon, with three words at most before them on their line, end a form's key
+    (``Profesión declarada:``, ``Enf. gestora de casos:``), whose value follows; not a job before a colon in prose
+    (``on treballa de tractorista: s'explica``)."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    return (
+        text.startswith(":", span.end)
+        and text[span.start : span.end].islower()
+        and len(_WORD.findall(text, line_start, span.start)) <= _KEY_WORDS_BEFORE
+    )
+
+
 def _range_start(text: str, span: Span) -> bool:
     """A number and the ``a`` of a range (``flexión de 0 a 45 grados``), not an age in years."""
     return (
@@ -1740,6 +1755,8 @@ _NEVER_A_NAME_OR_PLACE = frozenset(
     "cordialment cordialmente atentamente atentament salutacions saludos esquerra dreta izquierda derecha viu vive"
     " hta dm dlp epoc erc irc iam tvp tep erte".split()
 )
+# How someone lives, not where (VIVE SOLO); a surname elsewhere (Dra. Sola).
+_ALONE = frozenset("solo sola solos solas sol sols soles".split())
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
 # A name's last word, an elided particle (``Móra d``), and the apostrophe and word that complete it (``'Ebre``).
@@ -1858,7 +1875,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label in ("SEXO_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA") and _giving_not_a_woman(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         or (names_or_places and _job_title(covered))
-        or (label in PLACE_TYPES and _language(covered))
+        or (label in PLACE_TYPES and (_language(covered) or fold(covered) in _ALONE))
         or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and _care_log(covered))
         or (label == "TERRITORIO" and _extension(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
@@ -1870,7 +1887,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
         or (label == "EDAD_SUJETO_ASISTENCIA" and _range_start(text, span))
-        or (label == "PROFESION" and _not_an_occupation(covered))
+        or (label == "PROFESION" and (_not_an_occupation(covered) or _part_of_a_key(text, span)))
         or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
         or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))

@@ -22,6 +22,7 @@ from anonimed.detect.boundaries import TidyBoundaries
 from anonimed.detect.composed import ComposedText
 from anonimed.detect.crf import CrfDetector
 from anonimed.detect.features import FeatureExtractor
+from anonimed.detect.not_phi import NAME_TYPES
 from anonimed.detect.plausible import PlausibleSpans, plausible
 from anonimed.detect.propagate import Propagator, propagated
 from anonimed.detect.resolver import ResolvedDetector, Resolver
@@ -32,6 +33,7 @@ from anonimed.formats.errors import FormatError
 from anonimed.models.ensemble import KIND as ENSEMBLE
 from anonimed.models.ensemble import folder_kind, load_ensemble
 from anonimed.models.folder import ModelInfo, read_manifest, read_model_info
+from anonimed.rules.ruleset import SOURCE as RULES_SOURCE
 
 NEURAL = "neural"
 FAST = "fast"
@@ -95,25 +97,43 @@ def load_model_dir(directory: str | Path, vote: str | None = None, plain: bool =
         return _load_kind(directory, vote)
     model = _load_kind(directory, vote)
     detector: Detector = PlausibleSpans(model)
-    if isinstance(model, Propagator):
-        detector = _PropagatedAfterTheChecks(detector)
     rules = folder_rules(directory)
-    return _with_checked_rules(detector, rules) if rules else detector
+    if rules:
+        detector = _with_checked_rules(detector, rules)
+    return _PropagatedAfterTheChecks(detector) if isinstance(model, Propagator) else detector
 
 
 class _PropagatedAfterTheChecks:
-    """A propagating model's checked spans, with the other mentions of what they found where the checks emptied the
-    place: a span the checks drop (a vote's "street" running over ``Jo, Joaquim Roca Vidal, amb DNI``) may have hidden
-    another mention of a name found elsewhere in the note, which propagation had skipped.  The new mentions go
-    through the same checks."""
+    """A propagating model's checked spans and its rules' spans, with the other mentions of what they found where
+    nothing lies: a span the checks drop (a vote's "street" running over ``Jo, Joaquim Roca Vidal, amb DNI``) may have
+    hidden another mention of a name found elsewhere in the note, which propagation had skipped, and a person's name
+    of two words or more that only a rule found (``la filla d'en ton rovira``) recurs too (``- ton rovira,c/ del pont
+    14``), as a whole; a rule's other findings and a word of its names are not copied (one word a rule took for a name
+    or a place, ``prep``, ``saúde``, ``Petita``, is more often wrong than the vote's).  The new mentions go through
+    the same checks."""
 
     def __init__(self, detector: Detector) -> None:
         self.detector = detector
         self.name = detector.name
 
     def detect(self, document: Document) -> list[Span]:
+        text = document.text
         kept = self.detector.detect(document)
-        return sorted(kept + plausible(document.text, propagated(document.text, kept)))
+        names = {text[span.start : span.end].lower() for span in kept if _full_name_of_a_rule(text, span)}
+        copies = [
+            copy
+            for copy in propagated(
+                text, [span for span in kept if span.source != RULES_SOURCE or span.label in NAME_TYPES]
+            )
+            if (copy.source != RULES_SOURCE or text[copy.start : copy.end].lower() in names)
+            and not any(copy.overlaps(span) for span in kept)
+        ]
+        return sorted(kept + plausible(text, copies))
+
+
+def _full_name_of_a_rule(text: str, span: Span) -> bool:
+    """Whether a rule found ``span``, a person's name of two words or more: its whole text is looked for again."""
+    return span.source == RULES_SOURCE and span.label in NAME_TYPES and len(text[span.start : span.end].split()) >= 2
 
 
 def _with_checked_rules(detector: Detector, rules: str | Path | Sequence[str | Path]) -> Detector:
