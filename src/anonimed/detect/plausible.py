@@ -449,7 +449,7 @@ _SCALE_NAMES = frozenset(name for name in _SCALES.split("|") if name.isalpha())
 # The head of a clinical eponym, a scale or a criterion, then de: the capitalised word after it names a person or a
 # place only as an eponym (fractura de Colles, criterios de Seattle, criteris de Lugano, tipus II de Bigliani).
 _EPONYM_BEFORE = re.compile(
-    r"(?i)\b(?:escala|[íi]ndice|[íi]ndex|test|s[íi]ndrome|enfermedad|malaltia|signo|signe|maniobra|criterios?"
+    r"(?i)\b(?:escala|[íi]ndice|[íi]ndex|test|s[íi]ndrome|enfermedad|enf\.|malaltia|signo|signe|maniobra|criterios?"
     r"|criteris?|clasificaci[óo]n|classificaci[óo]|estadio|grado|grau|fractura|tipo|tipus|biometr[íi]a|reglas?|regles?"
     r"|f[óo]rmula|tri[áa]ngulo|triangle"
     r"|reflejo|reflex)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?(?:de|d['’])[ \t]*\Z"
