@@ -79,6 +79,14 @@ def test_the_held_out_notes_are_in_no_other_set(folder: Path) -> None:
     assert not [path.name for path in NOTES[folder] if path.read_text(encoding="utf-8") in others]
 
 
+def test_a_note_is_named_by_its_style_and_a_number_of_three_digits_or_more() -> None:
+    build.check_name(Path("primaria-999.txt"))
+    build.check_name(Path("primaria-1000.txt"))
+    for wrong in ("primaria-99.txt", "prosa-001.txt", "primaria-1a.txt"):
+        with pytest.raises(build.MarkupError, match="STYLE-NNN"):
+            build.check_name(Path(wrong))
+
+
 def test_markup_errors_name_the_file_and_the_problem() -> None:
     with pytest.raises(build.MarkupError, match=r"note\.txt: mention ' Ana' starts or ends with white space"):
         build.parse_markup("Vive con [[ Ana|FAMILIARES_SUJETO_ASISTENCIA]].", "note.txt")

@@ -26,7 +26,7 @@ from anonimed.schema import LABELS, canonical_label
 
 HERE = Path(__file__).resolve().parent
 STYLES = ("narrativa", "catala", "radiologia", "primaria", "cabeceras")
-NAME = re.compile(r"^(?P<style>[a-z]+)-(?P<number>\d{3})$")
+NAME = re.compile(r"^(?P<style>[a-z]+)-(?P<number>\d{3,})$")  # three digits, four once a style passes 999
 MENTION = re.compile(r"\[\[(?P<covered>[^\[\]|]+)\|(?P<label>[A-Z_]+)\]\]")
 
 
@@ -65,7 +65,9 @@ def parse_markup(source: str, name: str = "<markup>") -> Document:
 def check_name(path: Path) -> None:
     match = NAME.match(path.stem)
     if match is None or match["style"] not in STYLES:
-        raise MarkupError(f"{path}: a note's name is STYLE-NNN with STYLE one of {', '.join(STYLES)}")
+        raise MarkupError(
+            f"{path}: a note's name is STYLE-NNN (three digits or more) with STYLE one of {', '.join(STYLES)}"
+        )
 
 
 def build(markup_dir: Path = HERE / "markup", out_dir: Path = HERE, check: bool = False) -> list[str]:
