@@ -90,7 +90,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -768,26 +768,24 @@ def _without_trailing_prose(covered: str) -> str:
     """A name written with capitals ends before the lower-case words after it, the verb of its sentence (``Marta
     Álvarez vendra``); not before those after a particle (``Ana de la fuente``), a hyphen (``Vall-llosera``), nor
     before a known name (``Rocío vega``)."""
-    from anonimed.rules.gazetteers import given_names, surnames
-
     words = list(_WORD.finditer(covered))
     if not any(word.group()[0].isupper() and word.group()[1:].islower() for word in words):
         return covered
     last = len(words)
-    while last > 1 and _prose_after_a_name(covered, words[last - 1], given_names(), surnames()):
+    while last > 1 and _prose_after_a_name(covered, words[last - 1]):
         last -= 1
     if last == len(words) or words[last - 1].group().lower() in _PARTICLES:
         return covered
     return covered[: words[last - 1].end()]
 
 
-def _prose_after_a_name(
-    covered: str, word: re.Match[str], given_names: Container[str], surnames: Container[str]
-) -> bool:
+def _prose_after_a_name(covered: str, word: re.Match[str]) -> bool:
     """Whether ``word`` of a name's ``covered`` text is a lower-case word of prose (see ``_without_trailing_prose``)."""
+    from anonimed.rules.gazetteers import given_names, surnames
+
     text = word.group()
     spaced = covered[word.start() - 1] in " \t"
-    return spaced and text.islower() and text not in _PARTICLES and text not in given_names and text not in surnames
+    return spaced and text.islower() and text not in _PARTICLES and text not in given_names() and text not in surnames()
 
 
 def _code_part(text: str, span: Span) -> Span | None:
@@ -1885,8 +1883,10 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN)
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
-        or (label == "EDAD_SUJETO_ASISTENCIA" and (_inside_a_number(text, span) or _duration(text, span)))
-        or (label == "EDAD_SUJETO_ASISTENCIA" and _range_start(text, span))
+        or (
+            label == "EDAD_SUJETO_ASISTENCIA"
+            and (_inside_a_number(text, span) or _duration(text, span) or _range_start(text, span))
+        )
         or (label == "PROFESION" and (_not_an_occupation(covered) or _part_of_a_key(text, span)))
         or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
         or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES))

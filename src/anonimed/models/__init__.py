@@ -119,16 +119,14 @@ class _PropagatedAfterTheChecks:
     def detect(self, document: Document) -> list[Span]:
         text = document.text
         kept = self.detector.detect(document)
-        names = {text[span.start : span.end].lower() for span in kept if _full_name_of_a_rule(text, span)}
-        copies = [
-            copy
-            for copy in propagated(
-                text, [span for span in kept if span.source != RULES_SOURCE or span.label in NAME_TYPES]
-            )
-            if (copy.source != RULES_SOURCE or text[copy.start : copy.end].lower() in names)
-            and not any(copy.overlaps(span) for span in kept)
-        ]
-        return sorted(kept + plausible(text, copies))
+        sources = [span for span in kept if span.source != RULES_SOURCE or span.label in NAME_TYPES]
+        rule_names = {text[span.start : span.end].lower() for span in kept if _full_name_of_a_rule(text, span)}
+
+        def wanted(copy: Span) -> bool:
+            whole = copy.source != RULES_SOURCE or text[copy.start : copy.end].lower() in rule_names
+            return whole and not any(copy.overlaps(span) for span in kept)
+
+        return sorted(kept + plausible(text, [copy for copy in propagated(text, sources) if wanted(copy)]))
 
 
 def _full_name_of_a_rule(text: str, span: Span) -> bool:
