@@ -213,6 +213,49 @@ def test_the_two_ends_of_an_interval_are_two_dates():
     assert [t for _, t in texts(text, tidy(text, spans))] == ["Marzo", "Mayo del 2000", "1980", "1983"]
 
 
+def test_each_weekday_of_a_list_is_a_date():
+    text = "Curas lunes, miércoles y viernes; hemodiàlisi dilluns, dimecres i divendres; visto el lunes, 4 de marzo."
+    spans = [
+        span(text, "lunes, miércoles y viernes", "FECHAS"),
+        span(text, "dilluns, dimecres", "FECHAS"),
+        span(text, "lunes, 4 de marzo", "FECHAS"),
+    ]
+    assert [t for _, t in texts(text, tidy(text, spans))] == [
+        *["lunes", "miércoles", "viernes", "dilluns", "dimecres"],
+        "lunes, 4 de marzo",
+    ]
+
+
+def test_a_name_or_a_centre_takes_the_word_a_hyphen_glues_to_it_but_not_an_acronym():
+    text = "urgencias H. Don Benito-Villanueva; Dra. Ferrer-Salvat; DRA. BRAVO FERNÁNDEZ-UTE; 13-Ago"
+    spans = [
+        span(text, "H. Don Benito", "HOSPITAL"),
+        span(text, "Ferrer", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "BRAVO FERNÁNDEZ", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "13", "FECHAS"),
+    ]
+    assert [t for _, t in texts(text, tidy(text, spans))] == [
+        "H. Don Benito-Villanueva",
+        "Ferrer-Salvat",
+        "BRAVO FERNÁNDEZ",
+        "13",
+    ]
+
+
+def test_a_span_leaves_a_bracket_it_does_not_close_and_a_centre_the_next_field():
+    text = "Ocupación: operaria de línea (industria conservera)\nurg. CS Maspalomas  sáb 19/07\nCS Sant Joan (Maó)"
+    spans = [
+        span(text, "operaria de línea (industria conservera", "PROFESION"),
+        span(text, "CS Maspalomas  sáb", "CENTRO_SALUD"),
+        span(text, "CS Sant Joan (Maó)", "CENTRO_SALUD"),
+    ]
+    assert [t for _, t in texts(text, tidy(text, spans))] == [
+        "operaria de línea",
+        "CS Maspalomas",
+        "CS Sant Joan (Maó)",
+    ]
+
+
 def test_a_second_centre_named_after_the_first_is_a_span_of_its_own():
     text = (
         "Hospital Universitario Puerto Real Complejo Hospitalario de la Bahía. "
@@ -255,6 +298,19 @@ def test_the_adjective_familiar_is_not_a_relative_but_the_noun_is():
     spans = [span(text, "familiar", "FAMILIARES_SUJETO_ASISTENCIA", i) for i in range(3)]
     assert texts(text, tidy(text, spans)) == [("FAMILIARES_SUJETO_ASISTENCIA", "familiar")]
     assert tidy(text, spans)[0].start == text.index("los familiares") + 4
+
+
+def test_contexts_of_the_styles_notes_that_are_never_phi():
+    text = "revisió (cap a Falles). figura compleja de Rey. médico SVA: Clara. 20/07 13:05. a La Meva Salut."
+    spans = [
+        span(text, "cap a Falles", "CENTRO_SALUD"),
+        span(text, "Rey", "TERRITORIO"),
+        span(text, "SVA", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "Clara", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "05", "TERRITORIO"),
+        span(text, "La Meva Salut", "TERRITORIO"),
+    ]
+    assert texts(text, tidy(text, spans)) == [("NOMBRE_PERSONAL_SANITARIO", "Clara")]
 
 
 def test_an_eponym_is_not_a_name():
@@ -343,8 +399,8 @@ def test_tidy_spans_stay_inside_the_text_and_only_streets_and_ages_grow(text, ra
         assert 0 <= s.start < s.end <= len(text)
         assert text[s.end - 1] not in " ,;:"
     flagged = {i for s in spans for i in range(s.start, s.end)}
-    # Only streets grow (by the street type before them, or the spaces between two halves of one), and ages by a half
-    # ("y medio", which this alphabet cannot write).
+    # Only streets grow (by the street type before them, or the spaces between two halves of one), ages by a half
+    # ("y medio") and names and centres by a word a hyphen glues to them (both of which this alphabet cannot write).
     added = {i for s in tidied for i in range(s.start, s.end)} - flagged
     for i in added:
         assert any(s.label == "CALLE" and s.start <= i < s.end for s in tidied)

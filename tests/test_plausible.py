@@ -273,6 +273,19 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         # Batch 49: a blood pressure is no date.
         ("porta mapa.mitjanes 128/76.ok", "mitjanes 128/76", "FECHAS", []),
         ("visto el 12/06 en", "12/06", "FECHAS", ["12/06"]),
+        # Batches 52-54: a weekday of a list takes no weekday before it, the word hospital or dia alone is no PHI,
+        # nor a document's name an identifier, and a lower-case name before a phone's key is the patient's.
+        ("curas lunes, miércoles y viernes", "miércoles", "FECHAS", ["miércoles"]),
+        ("visto el martes, 14 de marzo", "14 de marzo", "FECHAS", ["martes, 14 de marzo"]),
+        ("llegada 19:58 · hospital 20:40", "hospital", "HOSPITAL", []),
+        ("grapes a retirar el dia 24/06", "dia", "FECHAS", []),
+        ("doc: pasaporte 554019827, GHIC 8062", "pasaporte", "ID_SUJETO_ASISTENCIA", []),
+        (
+            "Sant Pau · urg. dl 26/8\npac mamadou diallo,tlf:632118450",
+            "mamadou diallo",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["mamadou diallo"],
+        ),
         # A lower-case name after a person's key stays in a note that capitalises other names.
         (
             "Hospital de Tortosa\npacient: teresa ferré bel    edat: 79 a\nViu a Deltebre amb la Sílvia.",

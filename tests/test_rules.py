@@ -350,6 +350,35 @@ def test_a_rule_takes_a_centre_whose_town_the_model_took_alone() -> None:
     ]
 
 
+def test_a_rule_takes_an_institution_head_and_a_street_type_the_model_left_out() -> None:
+    text = "Servicio de Salud de Castilla-La Mancha; en la Residencia Los Manzanos; (c/ de Bac de Roda)"
+
+    class Found:
+        name = "rules"
+
+        def detect(self, document: Document) -> list[Span]:
+            return [
+                Span(0, 39, "INSTITUCION"),
+                Span(text.index("Residencia"), text.index(";", 45), "INSTITUCION"),
+                Span(text.index("c/"), len(text) - 1, "CALLE"),
+            ]
+
+    model = Fixed(
+        [
+            Span(text.index("Salud"), 39, "INSTITUCION"),
+            Span(text.index("Los"), text.index(";", 45), "INSTITUCION"),
+            Span(text.index("Bac"), len(text) - 1, "TERRITORIO"),
+        ]
+    )
+    added = WithRules(model, Found()).detect(Document("n", text))
+    # The guidelines leave a care home's head out: the model's span stays.
+    assert [text[s.start : s.end] for s in added] == [
+        "Servicio de Salud de Castilla-La Mancha",
+        "Los Manzanos",
+        "c/ de Bac de Roda",
+    ]
+
+
 def test_the_shipped_rules_pass_their_own_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "check", "default"]) == 0
     assert "examples as expected" in capsys.readouterr().out

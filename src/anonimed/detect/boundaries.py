@@ -7,7 +7,8 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   spans of train and dev do; taggers write ``+34 945007359`` or ``. NºCOL.``), and never ends in ``,``, ``;``,
   ``:``, ``+``, ``-``, ``/``, ``(``, ``[`` or in ``de``, ``del``, ``la``, ``las``, ``los``, ``el``, ``y``, ``en`` (1
   gold span ends so; taggers write ``Ciudad de México,`` or ``Hospital ... Santafé de``); and a name never starts
-  with a title (``Doctor``, ``Dra.``, ``Sr.``: the guidelines leave titles out);
+  with a title (``Doctor``, ``Dra.``, ``Sr.``: the guidelines leave titles out), nor runs on into a bracket it does
+  not close (``operaria de línea (industria conservera``);
 - **the street type belongs to the street**: 753 of 862 gold streets start with their type (``C/.``, ``Avda.``,
   ``Paseo``, ``Boulevard``...) and only 4 leave a preceding one out, so a street span takes the type word just
   before it, from the end of another span if need be (``Hospital Miguel Servet Pso`` + ``Isabel La Católica``), but not
@@ -16,7 +17,8 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   train has 2 gold pairs like that. Other types are left alone: places often stand side by side (``28036 Madrid``,
   ``Oviedo Asturias``: 313 pairs in train);
 - **one thing, one span**: the two ends of an interval are two dates (guideline M6.1: ``de Marzo a Mayo del 2000``,
-  ``desde 1980 hasta 1983``; no gold date of train or dev holds ``a`` or ``hasta``), and a centre's head word after a
+  ``desde 1980 hasta 1983``; no gold date of train or dev holds ``a`` or ``hasta``), and so is each weekday of a list
+  (``lunes, miércoles y viernes``: three gold dates in the styles set); a centre's head word after a
   name starts a second centre (``Hospital Universitario Puerto Real`` + ``Complejo Hospitalario de la Bahía``,
   ``Hospital ...`` + ``Asociación para Evitar la Ceguera``), unless the word before it belongs to the first head
   (``Clínica Hospital Virgen del Camino``, ``Hospital Universitario Fundación Santafé``);
@@ -24,7 +26,9 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   and dev do); a name the abbreviated María before it (``Mª Amparo``), a hospital the foundation or consortium that
   owns it (``Fundación`` + ``Hospital Calahorra``), a health centre its number (``CS Tomelloso 2``), as every such
   gold span of train, dev and the styles set does; a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets
-  of train and dev stand before ``C.P.``, none takes the ``C``); a centre ends before its department, building or floor (``Institut de Medicina
+  of train and dev stand before ``C.P.``, none takes the ``C``); a name or a centre takes the capitalised word that a hyphen glues to its end (``H. Don
+  Benito`` + ``-Villanueva``); a centre ends before a gap of spaces and a lower-case word (``CS Maspalomas  sáb
+  19/07``: the next field) and before its department, building or floor (``Institut de Medicina
   Legal de Catalunya`` + ``Servei de Patologia``, ``Hospital Morales Meseguer`` + ``2ª planta``: 42 such words follow
   a gold centre of train and dev, 1 stands inside one), a name before the job after it (``Supervisora``, ``Jefe``,
   ``Residente``: 3 follow a gold name, none stands inside one), a street after the floor before it (``Edificio de
@@ -71,8 +75,17 @@ _LOOK_BACK = 15  # characters: the longest street type and its spaces
 
 _POSTAL_KEY_REST = re.compile(r"\.[ \t]?P\.", re.IGNORECASE)  # what follows the "C" of a "C.P." a span ran into
 _UNIT = re.compile(rf"(?<!\w){UNIT}\Z", re.IGNORECASE)
-_AND_A_HALF = re.compile(r"[ \t]+y[ \t]+medi[oa](?!\w)", re.IGNORECASE)
+_AND_A_HALF = re.compile(r"[ \t]+(?:y[ \t]+medi[oa]|i[ \t]+mi(?:g|tja))(?!\w)", re.IGNORECASE)  # 3 anys i mig
+_HYPHENATED_NAME = re.compile(r"(?<=[^\W\d_])-[A-ZÁÉÍÓÚÑÀÈÒÇ][a-zà-ÿ]+(?![\w-])")  # not an acronym (-UTE)
+_HYPHENATED_TYPES = NAME_TYPES | CENTRE_TYPES
 _INTERVAL = re.compile(r"\s+(?:a|al|hasta)\s+", re.IGNORECASE)
+# Between two weekdays of a list (lunes, miércoles y viernes; dl, dc i dv): each weekday is a date of its own.
+_WEEKDAY_LIST = re.compile(
+    r"(?:,\s*|\s+(?:y|i|e)\s+)(?=(?:lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|dilluns"
+    r"|dimarts|dimecres|dijous|divendres|dissabte|diumenge|lun|mar|mié|mie|jue|vie|sáb|sab|dom|dl|dt|dm|dc|dj|dv|ds|dg)"
+    r"\.?(?![\w/]))",
+    re.IGNORECASE,
+)
 # A centre's head word and the type of the centre it starts; inside a name, after a space, it may start a second one.
 _CENTRE_WORD = (
     r"(?:(?P<hospital>Hospital|Complejo Hospitalario|Cl[ií]nica|Sanatorio|Policl[ií]nica)"
@@ -95,6 +108,8 @@ _FLOOR = r"\d+[ \t]*[ªºa°]\.?[ \t]*planta|planta[ \t]+-?\d+"
 _ENDS_BEFORE = (
     (None, re.compile(r"\s(?:que|como)\s")),  # a clause goes on: ... de Majadahonda como Trichorderma
     (CENTRE_TYPES, re.compile(rf"\s(?:(?:{_DEPARTMENT}|Edificio|Edifici|Pabell[oó]n)\b|{_FLOOR}\b)", re.IGNORECASE)),
+    # A gap of spaces before a lower-case word after a centre (CS Maspalomas  sáb 19/07): the next field.
+    (CENTRE_TYPES, re.compile(r"[ \t]{2,}(?=[a-zà-ÿ])")),
     (
         NAME_TYPES,
         re.compile(
@@ -133,7 +148,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     kept = [s for s in (_trimmed(text, s) for s in spans) if s is not None and not never_phi(text, s)]
     kept = [cut for cut in (_cut(text, s) for s in kept) if cut is not None]
     kept = [part for span in kept for part in _split(text, span)]
-    kept = _take_centre_numbers(text, _take_halves(text, _take_words_before(text, kept)))
+    kept = _take_centre_numbers(text, _take_halves(text, _take_hyphenated_ends(text, _take_words_before(text, kept))))
     return _join_streets(text, _take_street_types(text, kept))
 
 
@@ -158,7 +173,11 @@ def _cut(text: str, span: Span) -> Span | None:
 
 def _split(text: str, span: Span) -> list[Span]:
     if span.label == "FECHAS":
-        cuts = [(m.start(), m.end(), span.label) for m in _INTERVAL.finditer(text, span.start, span.end)]
+        separators = [
+            *_INTERVAL.finditer(text, span.start, span.end),
+            *_WEEKDAY_LIST.finditer(text, span.start, span.end),
+        ]
+        cuts = sorted((m.start(), m.end(), span.label) for m in separators)
     elif span.label == "HOSPITAL" and _CENTRE_HEAD.match(text, span.start, span.end):
         cuts = [
             (m.start(), m.start(), "HOSPITAL" if m.group("hospital") else "INSTITUCION")
@@ -191,6 +210,9 @@ def _trimmed(text: str, span: Span) -> Span | None:
         end = _end_without_trailing(text, start, end - 1)  # the key "C.P." after a street
     while start < end and not text[start].isalnum():
         start += 1
+    opened = text.rfind("(", start, end)
+    if opened > start and ")" not in text[opened:end]:  # a bracket it does not close (línea (industria conservera)
+        end = _end_without_trailing(text, start, opened)
     while start < end and span.label in _PERSONAL_NAMES and not text[start].isalpha():
         start += 1  # a name opens with a letter, not the minutes of a time it ran into (09:00 Núria)
     if span.label in NAME_TYPES:
@@ -271,6 +293,18 @@ def _take_centre_numbers(text: str, spans: list[Span]) -> list[Span]:
         following = spans[index + 1].start if index + 1 < len(spans) else len(text)
         if number and number.end() <= following:
             spans[index] = replace(span, end=number.end())
+    return spans
+
+
+def _take_hyphenated_ends(text: str, spans: list[Span]) -> list[Span]:
+    """A name or a centre takes the capitalised word glued to its end by a hyphen (``H. Don Benito`` +
+    ``-Villanueva``, ``Ferrer`` + ``-Salvat``): a hyphen inside a word never ends a name."""
+    spans = sorted(spans)
+    for index, span in enumerate(spans):
+        end = _HYPHENATED_NAME.match(text, span.end) if span.label in _HYPHENATED_TYPES else None
+        following = spans[index + 1].start if index + 1 < len(spans) else len(text)
+        if end and end.end() <= following:
+            spans[index] = replace(span, end=end.end())
     return spans
 
 

@@ -7,7 +7,9 @@ age; the date of a law is no patient's (``RD 1299/2006, de 10 de noviembre``); t
 (``su médico de familia``: never annotated, 10 times in train and dev), nor is the adjective ``familiar``
 (``antecedentes familiares``, ``agobio familiar``: about 100 times in train and dev, never annotated, while 11 of the 12
 annotated ``familiares`` follow an article or a preposition); an eponym is no name (``clasificación de Azúa``,
-``síndrome de Down``: 199 in train, none annotated as a name); and a header key before its colon is layout
+``síndrome de Down``: 199 in train, none annotated as a name, nor a place: ``figura compleja de Rey``); Catalan
+``cap a`` in lower case is "towards", not a CAP; an hour's minutes are no place (``13:05``), nor a public health
+portal (``La Meva Salut``); an emergency unit (``médico SVA``) is no person; and a header key before its colon is layout
 (``NºCOL.:``, ``PACIENTE:``, flagged by a model in a note in capitals).
 
 Used by the boundary rules (:func:`anonimed.detect.boundaries.tidy`) and by propagation
@@ -78,16 +80,29 @@ _NOT_PHI = (
         ),
     ),
     *(
-        _NeverPhi(  # an eponym: clasificación de Azúa, síndrome de Down, maniobra de Valsalva
+        _NeverPhi(  # an eponym: clasificación de Azúa, síndrome de Down, maniobra de Valsalva, figura de Rey
             label,
             before=re.compile(
                 r"(?<!\w)(?:clasificación|clasificacion|criterios?|escala|síndrome|sindrome|enfermedad|signo|test"
                 r"|maniobra|técnica|tecnica|método|metodo|índice|indice|tinción|tincion|prueba|regla|operación"
-                r"|procedimiento)\s+de\s+$",
+                r"|procedimiento|figura(?:\s+compleja)?)\s+de\s+$",
                 re.IGNORECASE,
             ),
         )
-        for label in sorted(NAME_TYPES)
+        for label in sorted(NAME_TYPES | {"TERRITORIO"})
+    ),
+    _NeverPhi("TERRITORIO", text=re.compile(r"\d{1,2}"), before=re.compile(r"\d:$")),  # an hour's minutes (13:05)
+    *(
+        _NeverPhi(label, text=re.compile(r"(?i)la meva salut|mi carpeta salud|salud responde|sanidad responde"))
+        for label in ("TERRITORIO", "INSTITUCION", "CENTRO_SALUD", "HOSPITAL")  # a public health portal or line
+    ),
+    _NeverPhi(  # Catalan "towards" in lower case (propera revisió cap a Falles), not a CAP
+        "CENTRO_SALUD",
+        text=re.compile(r"cap\s+(?:a|al|als|on)\b.*"),
+    ),
+    *(
+        _NeverPhi(label, text=re.compile(r"SVA|SVB|SVAE|SVAI|USVA|USVB|UVI|UCI|SAMU|SUMMA|SUAP|PAC|CUAP|SEM|UME"))
+        for label in sorted(NAME_TYPES)  # an emergency unit (médico SVA: Clara Ribés), not a person
     ),
 )
 _CONTEXT = 40  # characters read before a span for _NOT_PHI

@@ -320,6 +320,7 @@ _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*\Z")
 _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 )
+_WEEKDAY_ABBREVIATIONS = frozenset("lun mar mie jue vie sab dom dl dt dc dj dv ds dg".split())
 _GLUED_COMMA = re.compile(r"(?<=[^\W\d_]),(?=[^\W\d_])")
 # A comma glued to a town after a street's number (or its floor): the town runs to the span's end, with no figure.
 _GLUED_TOWN = re.compile(r"(?<=\w),(?=[^\W\d_]{3,}[^\d,]*\Z)")
@@ -374,7 +375,7 @@ _PERSON_KEY_BEFORE = re.compile(
 _AGE_OR_IDENTIFIER_AFTER = re.compile(
     r"(?i)[ \t]*[,(/]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)[ \t]+)?(?:de[ \t]+)?~?"
     r"\d{1,3}[ \t]*(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])"
-    r"|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport)\b)"
+    r"|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport|tlf|telf|tfno|tel[eè]fon[o]?)\b)"
 )
 # Given names in capitals after a comma that end their line or come before a full stop, a bracket or a comma: those
 # of a name written surnames first (MARTÍN ALONSO, EUSEBIO (UROLOGÍA)).
@@ -407,9 +408,15 @@ _TRAILING_CODE = re.compile(r"[ \t]+[^\W\d_]*\d[\w/.-]*\Z")
 # The units of an age in words.
 _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
 # Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
-_DATE_CUES = frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec dx".split()) | _AGE_UNIT_WORDS
+_DATE_CUES = (
+    frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec dx dia".split()) | _AGE_UNIT_WORDS
+)
+# Identifiers' keys and documents, taken for the identifier (doc: pasaporte 554019827) or for a person.
+_IDENTIFIER_KEYS = frozenset(
+    "nie dni nif nass nhc sip cip cipa cipna tis tsi nuhsa nuss nis pasaporte passaport passport ghic tse".split()
+)
 # Words taken for a person that never are one: identifiers' keys, units of an age.
-_NEVER_A_PERSON = frozenset("nie dni nif nass nhc sip cip cipa cipna tis tsi nuhsa nuss nis".split()) | _AGE_UNIT_WORDS
+_NEVER_A_PERSON = _IDENTIFIER_KEYS | _AGE_UNIT_WORDS
 # The preposition after a place that opens what follows it (Barcelona des del 2009, Tarragona des de l'any).
 _TRAILING_PREPOSITION = re.compile(r"[ \t]+(?:des|de|del|desde|en|a|al)\Z")
 # An age's unit right after a number (34 anys, 52 años, 8 meses).
@@ -566,9 +573,9 @@ def _lower_case_word(text: str, span: Span) -> bool:
 
 
 def _before_age_or_identifier(text: str, span: Span) -> bool:
-    """Whether the patient's age or an identifier's key follows the span (``yesenia mamani quispe,26a``, ``marcos,18
-    meses``, ``fatima zahra el amrani,nie``, ``cama 2 koldo arbizu 19a``): a name in lower case, as telegraphic notes
-    write the patient's even where they capitalise hospitals and towns."""
+    """Whether the patient's age or an identifier's or a phone's key follows the span (``yesenia mamani quispe,26a``,
+    ``marcos,18 meses``, ``fatima zahra el amrani,nie``, ``cama 2 koldo arbizu 19a``, ``pac mamadou diallo,tlf:``): a
+    name in lower case, as telegraphic notes write the patient's even where they capitalise hospitals and towns."""
     after = _AGE_OR_IDENTIFIER_AFTER.match(text, span.end)
     # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años).
     return after is not None and (
@@ -1292,10 +1299,10 @@ def _clean_not_a_grandchild(text: str, span: Span) -> bool:
 
 def _generic_centre(label: str, covered: str) -> bool:
     """A health centre or a day hospital named by generic words alone (``Centro de Salud Mental``, ``Hospital de Dia
-    d'Oncohematologia``: a department's name is generic too): the kind of a centre, not one.  MEDDOCAN names
-    ``Hospital General`` a hospital."""
+    d'Oncohematologia``: a department's name is generic too), or the word ``hospital`` alone (``llegada 19:58 ·
+    hospital 20:40``): the kind of a centre, not one.  MEDDOCAN names ``Hospital General`` a hospital."""
     words = [fold(w) for w in _own_words(covered)]
-    if not words or "general" in words or (label == "HOSPITAL" and "dia" not in words):
+    if not words or "general" in words or (label == "HOSPITAL" and "dia" not in words and words != ["hospital"]):
         return False
     return all(w in _GENERIC_CENTRE_WORDS or _DEPARTMENT_WORD.fullmatch(w) for w in words)
 
@@ -1690,7 +1697,10 @@ def _initialled_person(text: str, span: Span) -> Span:
 
 def _weekday_before(text: str, span: Span) -> Span:
     """A date takes the weekday written right before it (``dijous 20/11/2025``, ``martes, 14 de marzo``, ``dt
-    14/5``; Catalan ``dm`` only in lower case before a day and a month: elsewhere it is diabetes, ``DM 2015``)."""
+    14/5``; Catalan ``dm`` only in lower case before a day and a month: elsewhere it is diabetes, ``DM 2015``), but
+    not a weekday of a list (``lunes, miércoles``: two dates)."""
+    if fold(text[span.start : span.end].rstrip(".")) in _WEEKDAYS | _WEEKDAY_ABBREVIATIONS:
+        return span
     found = _WEEKDAY_BEFORE.search(text, max(0, span.start - 14), span.start)
     if found is None and _DAY_AND_MONTH.match(text, span.start, span.end):
         found = _DIMARTS_BEFORE.search(text, max(0, span.start - 4), span.start)
@@ -1880,7 +1890,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))
         or (label == STREET and (_vital_sign(covered) or _dose_or_glued(text, span) or _age_not_a_number(text, span)))
-        or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN)
+        or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN | _IDENTIFIER_KEYS)
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (

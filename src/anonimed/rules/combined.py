@@ -15,6 +15,8 @@ from anonimed.rules.ruleset import load_rules
 
 Prefer = Literal["model", "rules"]
 # A capitalised word of a name, of two letters or more, or a Roman numeral (Rondilla I, Felipe II).
+_NAMES_WITH_A_HEAD = CENTRE_TYPES | {"CALLE"}
+_NOT_A_NAME_HEAD = frozenset({"residencia", "resid", "res"})  # folded
 _NAME_WORD = re.compile(r"[^\W\d_a-zà-ÿ][^\W\d_]+|[IVX]+")
 
 
@@ -24,8 +26,10 @@ class WithRules:
     ``prefer="model"`` (the default): the rules add spans where the model found nothing, and a rule's span that holds
     every model span it overlaps, twice as long as they are together, replaces them (the model found a piece of a
     hospital's name, ``H``, the rule all of it), as does a centre's that starts where the model's centre of the same
-    type starts and goes on (``Hospital de Tortosa`` + ``Verge de la Cinta``), or a centre whose town ends it and was
-    the model's only span there (``ayuntamiento de`` + ``los llanos de aridane``); otherwise the model's spans stay.
+    type starts and goes on (``Hospital de Tortosa`` + ``Verge de la Cinta``), an institution's that ends where the
+    model's ends and starts with its head (``Servicio de`` + ``Salud de Castilla-La Mancha``), or a centre or a street
+    whose name's end was the model's only span there, a town (``ayuntamiento de`` + ``los llanos de aridane``, ``c/
+    de`` + ``Bac de Roda``); otherwise the model's spans stay.
     The rules add recall and never shrink what the model covers.  ``prefer="rules"``: where a rule's span overlaps the
     model's, the rule's wins (a site's rule that fixes a boundary or a type the model gets wrong).
     """
@@ -50,7 +54,7 @@ class WithRules:
             if all(span.contains(m) for m in overlapping) and (
                 covered * 2 < len(span)
                 or _longer_centre(document.text, span, overlapping)
-                or _town_of_a_centre(span, overlapping)
+                or _town_ending_a_longer_name(span, overlapping)
             ):
                 kept_model = [m for m in kept_model if m not in overlapping]
                 added.append(span)
@@ -58,20 +62,27 @@ class WithRules:
 
 
 def _longer_centre(text: str, rule_span: Span, model_spans: Sequence[Span]) -> bool:
-    """Whether the rule's span is a centre that the model's one span, of the same type and start, stopped inside of,
-    and goes on with capitalised words of the name (``Hospital de Tortosa`` + ``Verge de la Cinta``): not with a town
-    after ``de``, which the guidelines tag apart, nor with an initial, a number, an hour or a common word in capitals
-    that the rule ran into (``Universidad de Alcalá`` + ``E``-mail, ``Hospital Morales Meseguer`` + ``2``ª planta)."""
-    if not (
-        rule_span.label in CENTRE_TYPES
-        and len(model_spans) == 1
-        and model_spans[0].label == rule_span.label
-        and model_spans[0].start == rule_span.start
-    ):
+    """Whether the rule's span is a centre that the model's one span, of the same type, lies inside of, sharing its
+    start or its end, and the rule's goes on with capitalised words of the name (``Hospital de Tortosa`` + ``Verge de
+    la Cinta``) or, for an institution, starts with them (``Servicio de`` + ``Salud de Castilla-La Mancha``; not a
+    care home's ``Residencia``, which the guidelines leave out): not with a town after ``de``,
+    which the guidelines tag apart, nor with an initial, a number, an hour or a common word in capitals that the rule
+    ran into (``Universidad de Alcalá`` + ``E``-mail, ``Hospital Morales Meseguer`` + ``2``ª planta)."""
+    if not (rule_span.label in CENTRE_TYPES and len(model_spans) == 1 and model_spans[0].label == rule_span.label):
         return False
     from anonimed.rules.gazetteers import PARTICLES, CommonWords
 
-    words = text[model_spans[0].end : rule_span.end].split()
+    model = model_spans[0]
+    if model.start == rule_span.start:
+        words = text[model.end : rule_span.end].split()
+    elif model.end == rule_span.end and rule_span.label == "INSTITUCION":
+        words = text[rule_span.start : model.start].split()
+        if words and fold(words[0]) in _NOT_A_NAME_HEAD:  # the guidelines leave a care home's head out
+            return False
+        while words and words[-1] in PARTICLES:  # the head's particle before the model's name (``Servicio de``)
+            words.pop()
+    else:
+        return False
     names = [word for word in words if word not in PARTICLES]
     return (
         bool(words)
@@ -81,12 +92,12 @@ def _longer_centre(text: str, rule_span: Span, model_spans: Sequence[Span]) -> b
     )
 
 
-def _town_of_a_centre(rule_span: Span, model_spans: Sequence[Span]) -> bool:
-    """Whether the model took for a town the end of a centre's name that the rule found whole (``ayuntamiento de`` +
-    ``los llanos de aridane``, ``centre de salut`` + ``la massana``): a name written in lower case, whose head the
-    model did not read as one."""
+def _town_ending_a_longer_name(rule_span: Span, model_spans: Sequence[Span]) -> bool:
+    """Whether the model took for a town the end of a centre's or a street's name that the rule found whole, with the
+    head or the type that says what it is (``ayuntamiento de`` + ``los llanos de aridane``, ``centre de salut`` + ``la
+    massana``, ``c/ de`` + ``Bac de Roda``)."""
     return (
-        rule_span.label in CENTRE_TYPES
+        rule_span.label in _NAMES_WITH_A_HEAD
         and len(model_spans) == 1
         and model_spans[0].label == "TERRITORIO"
         and model_spans[0].end == rule_span.end
