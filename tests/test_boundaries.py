@@ -226,6 +226,12 @@ def test_each_weekday_of_a_list_is_a_date():
     ]
 
 
+def test_each_official_name_of_a_town_is_a_place():
+    text = "En Pamplona/Iruña, a 14 de abril; Vitoria-Gasteiz; 28/03"
+    spans = [span(text, "Pamplona/Iruña", "TERRITORIO"), span(text, "Vitoria-Gasteiz", "TERRITORIO")]
+    assert [t for _, t in texts(text, tidy(text, spans))] == ["Pamplona", "Iruña", "Vitoria-Gasteiz"]
+
+
 def test_a_name_or_a_centre_takes_the_word_a_hyphen_glues_to_it_but_not_an_acronym():
     text = "urgencias H. Don Benito-Villanueva; Dra. Ferrer-Salvat; DRA. BRAVO FERNÁNDEZ-UTE; 13-Ago"
     spans = [

@@ -278,6 +278,8 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("curas lunes, miércoles y viernes", "miércoles", "FECHAS", ["miércoles"]),
         ("visto el martes, 14 de marzo", "14 de marzo", "FECHAS", ["martes, 14 de marzo"]),
         ("llegada 19:58 · hospital 20:40", "hospital", "HOSPITAL", []),
+        ("ef: placa eritematosa 1,2 cm", "placa eritematosa 1,2", "CALLE", []),
+        ("viu a la plaça Major 3, 2n", "plaça Major 3", "CALLE", ["plaça Major 3"]),
         ("grapes a retirar el dia 24/06", "dia", "FECHAS", []),
         ("doc: pasaporte 554019827, GHIC 8062", "pasaporte", "ID_SUJETO_ASISTENCIA", []),
         (
@@ -297,6 +299,12 @@ def _one(text: str, covered: str, label: str) -> list[str]:
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:
     assert _one(text, covered, label) == expected
+
+
+def test_a_weekday_that_the_date_after_it_took_is_not_kept_twice() -> None:
+    text = "PAC Burjassot\nsáb 22/03/2025 21:40"
+    spans = [Span(14, 17, "FECHAS"), Span(18, 28, "FECHAS")]
+    assert [text[s.start : s.end] for s in plausible(text, spans)] == ["sáb 22/03/2025"]
 
 
 def test_the_wrapper_keeps_its_detector_name() -> None:
@@ -438,7 +446,8 @@ def test_a_span_ends_at_a_bracket_it_did_not_open_and_at_a_column_break() -> Non
             ("NHC | H-0094471 |", "ID_SUJETO_ASISTENCIA"),
         ),
     )
-    assert found == ["Puri", "MARÍA DEL CARMEN SUÁREZ", "NHC"]
+    # The identifier cut at its column break is left with its key alone, which identifies nobody.
+    assert found == ["Puri", "MARÍA DEL CARMEN SUÁREZ"]
 
 
 def test_an_hour_is_no_hospital_but_a_hospital_is() -> None:

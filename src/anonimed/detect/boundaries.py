@@ -18,7 +18,8 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   ``Oviedo Asturias``: 313 pairs in train);
 - **one thing, one span**: the two ends of an interval are two dates (guideline M6.1: ``de Marzo a Mayo del 2000``,
   ``desde 1980 hasta 1983``; no gold date of train or dev holds ``a`` or ``hasta``), and so is each weekday of a list
-  (``lunes, miércoles y viernes``: three gold dates in the styles set); a centre's head word after a
+  (``lunes, miércoles y viernes``: three gold dates in the styles set), and each official name of a town
+  (``Pamplona/Iruña``: two places); a centre's head word after a
   name starts a second centre (``Hospital Universitario Puerto Real`` + ``Complejo Hospitalario de la Bahía``,
   ``Hospital ...`` + ``Asociación para Evitar la Ceguera``), unless the word before it belongs to the first head
   (``Clínica Hospital Virgen del Camino``, ``Hospital Universitario Fundación Santafé``);
@@ -79,6 +80,8 @@ _AND_A_HALF = re.compile(r"[ \t]+(?:y[ \t]+medi[oa]|i[ \t]+mi(?:g|tja))(?!\w)", 
 _HYPHENATED_NAME = re.compile(r"(?<=[^\W\d_])-[A-ZÁÉÍÓÚÑÀÈÒÇ][a-zà-ÿ]+(?![\w-])")  # not an acronym (-UTE)
 _HYPHENATED_TYPES = NAME_TYPES | CENTRE_TYPES
 _INTERVAL = re.compile(r"\s+(?:a|al|hasta)\s+", re.IGNORECASE)
+# The slash between a town's two official names (Pamplona/Iruña, Gijón/Xixón): each is a place of its own.
+_BILINGUAL_SLASH = re.compile(r"(?<=[^\W\d_])/(?=[A-ZÁÉÍÓÚÀÈÒÑÇ])")
 # Between two weekdays of a list (lunes, miércoles y viernes; dl, dc i dv): each weekday is a date of its own.
 _WEEKDAY_LIST = re.compile(
     r"(?:,\s*|\s+(?:y|i|e)\s+)(?=(?:lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|dilluns"
@@ -147,7 +150,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     :func:`~anonimed.detect.not_phi.never_phi` rules out; never two spans overlapping more than they did."""
     kept = [s for s in (_trimmed(text, s) for s in spans) if s is not None and not never_phi(text, s)]
     kept = [cut for cut in (_cut(text, s) for s in kept) if cut is not None]
-    kept = [part for span in kept for part in _split(text, span)]
+    kept = [part for span in kept for part in _split(text, span) if part == span or not never_phi(text, part)]
     kept = _take_centre_numbers(text, _take_halves(text, _take_hyphenated_ends(text, _take_words_before(text, kept))))
     return _join_streets(text, _take_street_types(text, kept))
 
@@ -178,6 +181,8 @@ def _split(text: str, span: Span) -> list[Span]:
             *_WEEKDAY_LIST.finditer(text, span.start, span.end),
         ]
         cuts = sorted((m.start(), m.end(), span.label) for m in separators)
+    elif span.label == "TERRITORIO":
+        cuts = [(m.start(), m.end(), span.label) for m in _BILINGUAL_SLASH.finditer(text, span.start, span.end)]
     elif span.label == "HOSPITAL" and _CENTRE_HEAD.match(text, span.start, span.end):
         cuts = [
             (m.start(), m.start(), "HOSPITAL" if m.group("hospital") else "INSTITUCION")

@@ -320,6 +320,7 @@ _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*\Z")
 _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 )
+_PLAQUE = "placa"
 _WEEKDAY_ABBREVIATIONS = frozenset("lun mar mie jue vie sab dom dl dt dc dj dv ds dg".split())
 _GLUED_COMMA = re.compile(r"(?<=[^\W\d_]),(?=[^\W\d_])")
 # A comma glued to a town after a street's number (or its floor): the town runs to the span's end, with no figure.
@@ -696,8 +697,8 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
     if len(sentence) >= _SENTENCE_WORDS:
         return False
     # A street type makes a street, but c (of c/) only where it opens one: further on, c/ is con (epoc gold 3,icc,acxfa
-    # anticoag c/ sintrom).
-    tokens = [fold(w) for w in _ALPHANUMERIC.findall(covered)]
+    # anticoag c/ sintrom); and placa without its cedilla is a plaque (placa eritematosa 1,2 cm), not a plaça.
+    tokens = [fold(w) for w in _ALPHANUMERIC.findall(covered) if w.lower() != _PLAQUE]
     if re.search(r"(?i)\bs/n\b", covered) or any(
         w in street_types() and (index < 2 or w != "c") for index, w in enumerate(tokens)
     ):
@@ -1932,7 +1933,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
 
 def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` without those that cannot be PHI (see the module docstring), cut at their first line break; two spans
-    made the same (the parts of one code or date) are kept once."""
+    made the same (the parts of one code or date) are kept once, and a span that another of its type grew over (the
+    weekday ``sáb`` that the date after it took) is dropped."""
     capitalised = _capitalises_names(text)
     ends = sorted(span.end for span in spans)
     starts = sorted(span.start for span in spans)
@@ -1944,7 +1946,11 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
                 span = _grown_up_to(span, original, starts, ends, len(text))
             if not (span is None or _implausible(text, span, capitalised)):
                 kept.setdefault((span.start, span.end), span)
-    return list(kept.values())
+    return [span for span in kept.values() if not any(_grown_over(other, span) for other in kept.values())]
+
+
+def _grown_over(other: Span, span: Span) -> bool:
+    return other.label == span.label and other.contains(span) and (other.start, other.end) != (span.start, span.end)
 
 
 def _grown_up_to(span: Span, original: Span, starts: Sequence[int], ends: Sequence[int], length: int) -> Span:
