@@ -517,9 +517,9 @@ _IS_A_PERSON = re.compile(
 @cache
 def _known_words() -> frozenset[str]:
     """Given names, surnames, provinces, their capitals, regions and countries that Faker ships (and the countries'
-    Catalan names), the towns of GeoNames and the distinctive words of cities abroad (:func:`anonimed.rules.gazetteers.towns`) and the rules' given names (Montse, Txell), folded to lower case without accents: words that may name
+    Catalan names), the towns of GeoNames and the distinctive words of cities abroad (:func:`anonimed.rules.gazetteers.towns`), the rules' given names (Montse, Txell) and regions (Eivissa, Osona), folded to lower case without accents: words that may name
     someone or somewhere even when they are common words (``Rosa``, ``León``, ``Mataró``)."""
-    from anonimed.rules.gazetteers import countries, distinctive_world_towns, given_names, towns
+    from anonimed.rules.gazetteers import countries, distinctive_world_towns, given_names, regions, towns
     from anonimed.transform.surrogates import pools
     from anonimed.transform.surrogates.places import provinces
 
@@ -528,7 +528,7 @@ def _known_words() -> frozenset[str]:
     names += [place for pair in provinces().values() for place in pair]
     for name in names:
         words.update(fold(word) for word in _WORD.findall(name))
-    return frozenset(words | towns() | given_names() | countries() | distinctive_world_towns())
+    return frozenset(words | towns() | given_names() | countries() | distinctive_world_towns() | regions())
 
 
 def _own_words(text: str) -> list[str]:

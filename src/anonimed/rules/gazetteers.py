@@ -29,7 +29,7 @@ _STREET_TYPES = """
 calle c cl avenida avda av avinguda avgda plaza pza pl plaça placa paseo pº pso passeig pg ronda travesía travessera
 travessia camino camí cami carretera ctra carrer carrera rambla glorieta urbanización urb barrio barri bº polígono
 pol partida vía via costanilla cuesta pasaje passatge passadís callejón carreró muelle moll bulevar bulevard
-crta pz pza rúa rua rda rbla ptge pje psg trav trv
+crta pz pza rúa rua rda rbla ptge pje psg trav trv pda
 kalea etorbidea pasealekua enparantza
 """.split()
 
