@@ -1883,7 +1883,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label in CODE_TYPES and _vital_sign(covered))
         or (label in ("SEXO_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA") and _giving_not_a_woman(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
-        or (names_or_places and _job_title(covered))
+        # A street with its number may be named after a job (c. de la Maquinista, 9).
+        or (names_or_places and _job_title(covered) and not (label == STREET and _DIGIT_GROUP.search(covered)))
         or (label in PLACE_TYPES and (_language(covered) or fold(covered) in _ALONE))
         or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and _care_log(covered))
         or (label == "TERRITORIO" and _extension(text, span))
