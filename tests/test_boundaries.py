@@ -250,8 +250,19 @@ def test_the_two_ends_of_an_interval_are_two_dates():
             ],
             ["operaria de línea", "CS Maspalomas", "CS Sant Joan (Maó)"],
         ),
+        # An identifier ends before the next key a slash glues to it; two phone numbers written together are two.
+        (
+            "nhc 00482113/cip:PUMA0160305003/tlf 977553218-622087114\nnhc 2047731 / episodio",
+            [
+                ("00482113/cip", "ID_SUJETO_ASISTENCIA"),
+                ("PUMA0160305003/tlf", "ID_SUJETO_ASISTENCIA"),
+                ("977553218-622087114", "NUMERO_TELEFONO"),
+                ("2047731 /", "ID_SUJETO_ASISTENCIA"),
+            ],
+            ["00482113", "PUMA0160305003", "977553218", "622087114", "2047731"],
+        ),
         # Contexts that are never PHI: Catalan "towards", an eponym's place, an emergency unit, an hour's minutes,
-        # a health portal.
+        # a health portal, the region of an emergency service's name.
         (
             "revisió (cap a Falles). figura compleja de Rey. médico SVA: Clara. 20/07 13:05. a La Meva Salut.",
             [
@@ -263,6 +274,11 @@ def test_the_two_ends_of_an_interval_are_two_dates():
                 ("La Meva Salut", "TERRITORIO"),
             ],
             ["Clara"],
+        ),
+        (
+            "SEM 061 CATALUNYA - REGISTRE\nSAMU 061 ILLES BALEARS - INFORME\nviu a Catalunya",
+            [("CATALUNYA", "TERRITORIO"), ("BALEARS", "TERRITORIO"), ("Catalunya", "TERRITORIO")],
+            ["Catalunya"],
         ),
     ],
 )

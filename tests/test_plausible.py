@@ -279,6 +279,13 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("visto el martes, 14 de marzo", "14 de marzo", "FECHAS", ["martes, 14 de marzo"]),
         ("llegada 19:58 · hospital 20:40", "hospital", "HOSPITAL", []),
         ("ef: placa eritematosa 1,2 cm", "placa eritematosa 1,2", "CALLE", []),
+        ("nhc 00482113/cip:PUMA0160305003", "00482113", "ID_SUJETO_ASISTENCIA", ["00482113"]),
+        (
+            "Adreça: c. de la Maquinista, 9, 4t 1a",
+            "c. de la Maquinista, 9, 4t 1a",
+            "CALLE",
+            ["c. de la Maquinista, 9, 4t 1a"],
+        ),
         ("viu a la plaça Major 3, 2n", "plaça Major 3", "CALLE", ["plaça Major 3"]),
         ("grapes a retirar el dia 24/06", "dia", "FECHAS", []),
         ("doc: pasaporte 554019827, GHIC 8062", "pasaporte", "ID_SUJETO_ASISTENCIA", []),

@@ -18,8 +18,9 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   ``Oviedo Asturias``: 313 pairs in train);
 - **one thing, one span**: the two ends of an interval are two dates (guideline M6.1: ``de Marzo a Mayo del 2000``,
   ``desde 1980 hasta 1983``; no gold date of train or dev holds ``a`` or ``hasta``), and so is each weekday of a list
-  (``lunes, miércoles y viernes``: three gold dates in the styles set), and each official name of a town
-  (``Pamplona/Iruña``: two places); a centre's head word after a
+  (``lunes, miércoles y viernes``: three gold dates in the styles set), each official name of a town
+  (``Pamplona/Iruña``: two places) and each of two phone numbers written together (``977553218-622087114``); a
+  centre's head word after a
   name starts a second centre (``Hospital Universitario Puerto Real`` + ``Complejo Hospitalario de la Bahía``,
   ``Hospital ...`` + ``Asociación para Evitar la Ceguera``), unless the word before it belongs to the first head
   (``Clínica Hospital Virgen del Camino``, ``Hospital Universitario Fundación Santafé``);
@@ -28,7 +29,7 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   owns it (``Fundación`` + ``Hospital Calahorra``), a health centre its number (``CS Tomelloso 2``), as every such
   gold span of train, dev and the styles set does; a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets
   of train and dev stand before ``C.P.``, none takes the ``C``); a name or a centre takes the capitalised word that a hyphen glues to its end (``H. Don
-  Benito`` + ``-Villanueva``); a centre ends before a gap of spaces and a lower-case word (``CS Maspalomas  sáb
+  Benito`` + ``-Villanueva``); an identifier ends before the next key that a slash glues to it (``00482113/cip``); a centre ends before a gap of spaces and a lower-case word (``CS Maspalomas  sáb
   19/07``: the next field) and before its department, building or floor (``Institut de Medicina
   Legal de Catalunya`` + ``Servei de Patologia``, ``Hospital Morales Meseguer`` + ``2ª planta``: 42 such words follow
   a gold centre of train and dev, 1 stands inside one), a name before the job after it (``Supervisora``, ``Jefe``,
@@ -82,6 +83,8 @@ _HYPHENATED_TYPES = NAME_TYPES | CENTRE_TYPES
 _INTERVAL = re.compile(r"\s+(?:a|al|hasta)\s+", re.IGNORECASE)
 # The slash between a town's two official names (Pamplona/Iruña, Gijón/Xixón): each is a place of its own.
 _BILINGUAL_SLASH = re.compile(r"(?<=[^\W\d_])/(?=[A-ZÁÉÍÓÚÀÈÒÑÇ])")
+# The dash or slash between two phone numbers of nine digits written together (977553218-622087114).
+_TWO_PHONES = re.compile(r"(?<=\d{9})[-/](?=\d{9}(?!\d))")
 # Between two weekdays of a list (lunes, miércoles y viernes; dl, dc i dv): each weekday is a date of its own.
 _WEEKDAY_LIST = re.compile(
     r"(?:,\s*|\s+(?:y|i|e)\s+)(?=(?:lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|dilluns"
@@ -108,9 +111,17 @@ _SPACES = re.compile(r"[ \t]+")
 _DEPARTMENT = r"Servicio|Servei|Unidad|Unitat|Departamento|Departament|Secci[oó]n|Secció"
 _FLOOR = r"\d+[ \t]*[ªºa°]\.?[ \t]*planta|planta[ \t]+-?\d+"
 # Where a span of the given types ends (the start of the match), whatever a model ran on into.
+_IDENTIFIER_TYPES = frozenset(
+    {"ID_SUJETO_ASISTENCIA", "ID_CONTACTO_ASISTENCIAL", "ID_ASEGURAMIENTO", "NUMERO_TELEFONO", "NUMERO_FAX"}
+)
 _ENDS_BEFORE = (
     (None, re.compile(r"\s(?:que|como)\s")),  # a clause goes on: ... de Majadahonda como Trichorderma
     (CENTRE_TYPES, re.compile(rf"\s(?:(?:{_DEPARTMENT}|Edificio|Edifici|Pabell[oó]n)\b|{_FLOOR}\b)", re.IGNORECASE)),
+    # An identifier's key glued after a slash, or a slash standing alone (nhc 00482113/cip:PUMA01…/tlf, 2047731 /).
+    (
+        _IDENTIFIER_TYPES,
+        re.compile(r"/(?i:cip|cipa|tlf|telf|tel|tfno|nhc|sip|dni|nie|nass|tis|tsi|nuhsa)\b|[ \t]+/(?=[ \t]|$)", re.M),
+    ),
     # A gap of spaces before a lower-case word after a centre (CS Maspalomas  sáb 19/07): the next field.
     (CENTRE_TYPES, re.compile(r"[ \t]{2,}(?=[a-zà-ÿ])")),
     (
@@ -183,6 +194,8 @@ def _split(text: str, span: Span) -> list[Span]:
         cuts = sorted((m.start(), m.end(), span.label) for m in separators)
     elif span.label == "TERRITORIO":
         cuts = [(m.start(), m.end(), span.label) for m in _BILINGUAL_SLASH.finditer(text, span.start, span.end)]
+    elif span.label == "NUMERO_TELEFONO":
+        cuts = [(m.start(), m.end(), span.label) for m in _TWO_PHONES.finditer(text, span.start, span.end)]
     elif span.label == "HOSPITAL" and _CENTRE_HEAD.match(text, span.start, span.end):
         cuts = [
             (m.start(), m.start(), "HOSPITAL" if m.group("hospital") else "INSTITUCION")

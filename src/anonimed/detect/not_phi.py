@@ -9,7 +9,7 @@ age; the date of a law is no patient's (``RD 1299/2006, de 10 de noviembre``); t
 annotated ``familiares`` follow an article or a preposition); an eponym is no name (``clasificación de Azúa``,
 ``síndrome de Down``: 199 in train, none annotated as a name, nor a place: ``figura compleja de Rey``); Catalan
 ``cap a`` in lower case is "towards", not a CAP; an hour's minutes are no place (``13:05``), nor a public health
-portal (``La Meva Salut``); an emergency unit (``médico SVA``) is no person; and a header key before its colon is layout
+portal (``La Meva Salut``), nor the region in an emergency service's name (``SEM 061 CATALUNYA``); an emergency unit (``médico SVA``) is no person; and a header key before its colon is layout
 (``NºCOL.:``, ``PACIENTE:``, flagged by a model in a note in capitals).
 
 Used by the boundary rules (:func:`anonimed.detect.boundaries.tidy`) and by propagation
@@ -92,6 +92,13 @@ _NOT_PHI = (
         for label in sorted(NAME_TYPES | {"TERRITORIO"})
     ),
     _NeverPhi("TERRITORIO", text=re.compile(r"\d{1,2}"), before=re.compile(r"\d:$")),  # an hour's minutes (13:05)
+    _NeverPhi(  # the region in capitals in an emergency service's name (SEM 061 CATALUNYA, SAMU 061 ILLES BALEARS)
+        "TERRITORIO",
+        text=re.compile(r"[^a-zà-ÿ]+"),
+        before=re.compile(
+            r"(?<!\w)(?:SEM|SAMU|SUMMA|EPES|SES|061|112)[ \t]+(?:0?61[ \t]+)?(?:ILLES[ \t]+|ISLAS[ \t]+)?$", re.I
+        ),
+    ),
     *(
         _NeverPhi(label, text=re.compile(r"(?i)la meva salut|mi carpeta salud|salud responde|sanidad responde"))
         for label in ("TERRITORIO", "INSTITUCION", "CENTRO_SALUD", "HOSPITAL")  # a public health portal or line

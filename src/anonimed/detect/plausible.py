@@ -181,6 +181,9 @@ _GLUED_KEY = re.compile(
     r"|(?:NHC|CIPA?|SIP|DNI|NIF|NASS|NUHSA|NUSS|TSI|TIS)(?=\d)"
     r"|(?:NHC|CIPNA|CIPA?|SIP|DNI|NIE|NIF|NASS|NSS|NUHSA|NUSS|TSI|TIS|CASS)[ \t]+(?=[A-Z]*\d)"
 )
+# The next field's key glued after a code by a slash or a hyphen (00482113/cip:, PUMA0160305003/tlf).
+_GLUED_KEY_AFTER = re.compile(r"[-/](?i:cipa?|tlf|telf|tel|tfno|nhc|sip|dni|nie|nass|tis|tsi|nuhsa)\Z")
+_TWO_PHONES = re.compile(r"\d{9}[-/]\d{9}")
 # Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
 _SENTENCE_WORDS = 3
 # The words of an address's floor and door, which no sentence words count (c/ loma del viento 8 bajo).
@@ -821,8 +824,13 @@ def _whole_code(text: str, span: Span) -> Span:
     key = _GLUED_KEY.match(text, start, end)
     if key is not None and key.end() < end:  # nhc-150679, dni73001842-K: the key glued to the number is not part of it
         start = key.end()
-    if (start, end) == (span.start, span.end):
-        return span
+    next_key = _GLUED_KEY_AFTER.search(text, start, end)
+    if next_key is not None and next_key.start() >= span.end:  # 00482113/cip: nor is the next one glued after it
+        end = next_key.start()
+    if (start, end) == (span.start, span.end) or (
+        span.label in PHONE_TYPES and _TWO_PHONES.fullmatch(text, start, end)
+    ):
+        return span  # two phone numbers written together stay two (977553218-622087114)
     label = span.label
     if label in PHONE_TYPES and any(c.isalpha() for c in text[start:end]):
         label = "ID_SUJETO_ASISTENCIA"

@@ -30,7 +30,7 @@ calle c cl avenida avda av avinguda avgda plaza pza pl plaça placa paseo pº ps
 travessia camino camí cami carretera ctra carrer carrera rambla glorieta urbanización urb barrio barri bº polígono
 pol partida vía via costanilla cuesta pasaje passatge passadís callejón carreró muelle moll bulevar bulevard
 crta pz pza rúa rua rda rbla ptge pje psg trav trv pda
-kalea etorbidea pasealekua enparantza
+kalea kale etorbidea pasealekua enparantza
 """.split()
 
 # Words that join the words of a name (Sant Joan de les Abadesses) and name nothing alone.
