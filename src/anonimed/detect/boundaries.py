@@ -24,14 +24,15 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   name starts a second centre (``Hospital Universitario Puerto Real`` + ``Complejo Hospitalario de la Bahía``,
   ``Hospital ...`` + ``Asociación para Evitar la Ceguera``), unless the word before it belongs to the first head
   (``Clínica Hospital Virgen del Camino``, ``Hospital Universitario Fundación Santafé``);
-- **what belongs to the span**: an age takes the half after its unit (``un mes y medio``: all 4 such gold ages of train
-  and dev do); a name the abbreviated María before it (``Mª Amparo``), a hospital the foundation or consortium that
-  owns it (``Fundación`` + ``Hospital Calahorra``), a health centre its number (``CS Tomelloso 2``), as every such
-  gold span of train, dev and the styles set does; a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets
-  of train and dev stand before ``C.P.``, none takes the ``C``); a name or a centre takes the capitalised word that a hyphen glues to its end (``H. Don
-  Benito`` + ``-Villanueva``); an identifier ends before the next key that a slash glues to it (``00482113/cip``); a centre ends before a gap of spaces and a lower-case word (``CS Maspalomas  sáb
-  19/07``: the next field) and before its department, building or floor (``Institut de Medicina
-  Legal de Catalunya`` + ``Servei de Patologia``, ``Hospital Morales Meseguer`` + ``2ª planta``: 42 such words follow
+- **what belongs to the span**: an age takes the half after its unit (``un mes y medio``: all 4 such gold ages of
+  train and dev do); a name the abbreviated María before it (``Mª Amparo``), a hospital the foundation or consortium
+  that owns it (``Fundación`` + ``Hospital Calahorra``), a health centre its number (``CS Tomelloso 2``), as every such
+  gold span of train, dev and the styles set does; a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets of
+  train and dev stand before ``C.P.``, none takes the ``C``); a name or a centre takes the capitalised word that a
+  hyphen glues to its end (``H. Don Benito`` + ``-Villanueva``); an identifier ends before the next key that a slash
+  glues to it (``00482113/cip``); a centre ends before a gap of spaces and a lower-case word (``CS Maspalomas  sáb
+  19/07``: the next field) and before its department, building or floor (``Institut de Medicina Legal de Catalunya`` +
+  ``Servei de Patologia``, ``Hospital Morales Meseguer`` + ``2ª planta``: 42 such words follow
   a gold centre of train and dev, 1 stands inside one), a name before the job after it (``Supervisora``, ``Jefe``,
   ``Residente``: 3 follow a gold name, none stands inside one), a street after the floor before it (``Edificio de
   Gobierno - 4ª Planta`` + ``Avenida Fuerzas Armadas, 2``: 11 gold streets follow a building or a floor, none takes
@@ -51,7 +52,7 @@ next (time spans, measures, laws, intervals, second centres, the adjective famil
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from anonimed.detect.base import Detector
@@ -77,14 +78,9 @@ _LOOK_BACK = 15  # characters: the longest street type and its spaces
 
 _POSTAL_KEY_REST = re.compile(r"\.[ \t]?P\.", re.IGNORECASE)  # what follows the "C" of a "C.P." a span ran into
 _UNIT = re.compile(rf"(?<!\w){UNIT}\Z", re.IGNORECASE)
-_AND_A_HALF = re.compile(r"[ \t]+(?:y[ \t]+medi[oa]|i[ \t]+mi(?:g|tja))(?!\w)", re.IGNORECASE)  # 3 anys i mig
-_HYPHENATED_NAME = re.compile(r"(?<=[^\W\d_])-[A-ZÁÉÍÓÚÑÀÈÒÇ][a-zà-ÿ]+(?![\w-])")  # not an acronym (-UTE)
-_HYPHENATED_TYPES = NAME_TYPES | CENTRE_TYPES
 _INTERVAL = re.compile(r"\s+(?:a|al|hasta)\s+", re.IGNORECASE)
 # The slash between a town's two official names (Pamplona/Iruña, Gijón/Xixón): each is a place of its own.
 _BILINGUAL_SLASH = re.compile(r"(?<=[^\W\d_])/(?=[A-ZÁÉÍÓÚÀÈÒÑÇ])")
-# The dash or slash between two phone numbers of nine digits written together (977553218-622087114).
-_TWO_PHONES = re.compile(r"(?<=\d{9})[-/](?=\d{9}(?!\d))")
 # Between two weekdays of a list (lunes, miércoles y viernes; dl, dc i dv): each weekday is a date of its own.
 _WEEKDAY_LIST = re.compile(
     r"(?:,\s*|\s+(?:y|i|e)\s+)(?=(?:lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|dilluns"
@@ -110,18 +106,19 @@ _CENTRE_WORDS = frozenset(
 _SPACES = re.compile(r"[ \t]+")
 _DEPARTMENT = r"Servicio|Servei|Unidad|Unitat|Departamento|Departament|Secci[oó]n|Secció"
 _FLOOR = r"\d+[ \t]*[ªºa°]\.?[ \t]*planta|planta[ \t]+-?\d+"
-# Where a span of the given types ends (the start of the match), whatever a model ran on into.
 _IDENTIFIER_TYPES = frozenset(
     {"ID_SUJETO_ASISTENCIA", "ID_CONTACTO_ASISTENCIAL", "ID_ASEGURAMIENTO", "NUMERO_TELEFONO", "NUMERO_FAX"}
 )
+# The next field's key glued after a code by a slash or a hyphen (00482113/cip:, PUMA0160305003/tlf): not the code's.
+NEXT_KEY_GLUED = re.compile(r"[-/](?i:cipa?|tlf|telf|tel|tfno|nhc|sip|dni|nie|nass|tis|tsi|nuhsa)\b")
+# The dash or slash between two phone numbers of nine digits written together (977553218-622087114).
+PHONES_JOINT = re.compile(r"(?<=\d{9})[-/](?=\d{9}(?!\d))")
+# Where a span of the given types ends (the start of the match), whatever a model ran on into.
 _ENDS_BEFORE = (
     (None, re.compile(r"\s(?:que|como)\s")),  # a clause goes on: ... de Majadahonda como Trichorderma
     (CENTRE_TYPES, re.compile(rf"\s(?:(?:{_DEPARTMENT}|Edificio|Edifici|Pabell[oó]n)\b|{_FLOOR}\b)", re.IGNORECASE)),
-    # An identifier's key glued after a slash, or a slash standing alone (nhc 00482113/cip:PUMA01…/tlf, 2047731 /).
-    (
-        _IDENTIFIER_TYPES,
-        re.compile(r"/(?i:cip|cipa|tlf|telf|tel|tfno|nhc|sip|dni|nie|nass|tis|tsi|nuhsa)\b|[ \t]+/(?=[ \t]|$)", re.M),
-    ),
+    # The next key glued to an identifier, or a slash standing alone (nhc 00482113/cip:PUMA01…/tlf, 2047731 /).
+    (_IDENTIFIER_TYPES, re.compile(rf"{NEXT_KEY_GLUED.pattern}|[ \t]+/(?=[ \t]|$)", re.M)),
     # A gap of spaces before a lower-case word after a centre (CS Maspalomas  sáb 19/07): the next field.
     (CENTRE_TYPES, re.compile(r"[ \t]{2,}(?=[a-zà-ÿ])")),
     (
@@ -148,9 +145,33 @@ _WORDS_BEFORE: tuple[tuple[frozenset[str], re.Pattern[str] | None, re.Pattern[st
     ),
 )
 _WORDS_BEFORE_LOOK_BACK = 16
-# The number of one of a town's health centres: nothing glued after it (not 2,5 nor 2/3 nor 10:30), no unit.
-_CENTRE_NUMBER = re.compile(
-    r"[ \t]+(?:\d{1,2}|I{1,3}|IV|VI{0,3})(?![\w/:]|[.,-]\d|[ \t]*(?i:h|hrs?|horas|hores|min|d[ií]as|dies|a|años|anys)\b)"
+# What a span takes right after it, in this order. Each entry: the span's types, what follows it, and whether the span
+# takes it.
+_WHAT_FOLLOWS: tuple[tuple[frozenset[str], re.Pattern[str], Callable[[str, Span], bool]], ...] = (
+    # A name or a centre, the capitalised word a hyphen glues to its end (H. Don Benito + -Villanueva, Ferrer +
+    # -Salvat): a hyphen inside a word never ends a name; not an acronym (-UTE).
+    (
+        NAME_TYPES | CENTRE_TYPES,
+        re.compile(r"(?<=[^\W\d_])-[A-ZÁÉÍÓÚÑÀÈÒÇ][a-zà-ÿ]+(?![\w-])"),
+        lambda text, span: True,
+    ),
+    # An age, the half after its unit (un mes y medio, 3 anys i mig), as every such gold age of train and dev does.
+    (
+        frozenset({"EDAD_SUJETO_ASISTENCIA"}),
+        re.compile(r"[ \t]+(?:y[ \t]+medi[oa]|i[ \t]+mi(?:g|tja))(?!\w)", re.IGNORECASE),
+        lambda text, span: _UNIT.search(text, span.start, span.end) is not None,
+    ),
+    # A health centre, the number or Roman numeral after its town (CS Tomelloso 2, Centro de Salud Delicias II): 33
+    # gold centres of train, dev and the styles set end so, none leaves one after it. Nothing glued after the number
+    # (not 2,5 nor 2/3 nor 10:30), and no unit.
+    (
+        frozenset({"CENTRO_SALUD"}),
+        re.compile(
+            r"[ \t]+(?:\d{1,2}|I{1,3}|IV|VI{0,3})"
+            r"(?![\w/:]|[.,-]\d|[ \t]*(?i:h|hrs?|horas|hores|min|d[ií]as|dies|a|años|anys)\b)"
+        ),
+        lambda text, span: True,
+    ),
 )
 _FLOOR_AND_GAP = re.compile(rf"(?:{_FLOOR})[\s.,;:-]+", re.IGNORECASE)
 _STREET_AND_NUMBER = re.compile(r"[A-ZÁÉÍÓÚÑ]\D*\d")
@@ -162,7 +183,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     kept = [s for s in (_trimmed(text, s) for s in spans) if s is not None and not never_phi(text, s)]
     kept = [cut for cut in (_cut(text, s) for s in kept) if cut is not None]
     kept = [part for span in kept for part in _split(text, span) if part == span or not never_phi(text, part)]
-    kept = _take_centre_numbers(text, _take_halves(text, _take_hyphenated_ends(text, _take_words_before(text, kept))))
+    kept = _take_what_follows(text, _take_words_before(text, kept))
     return _join_streets(text, _take_street_types(text, kept))
 
 
@@ -195,7 +216,7 @@ def _split(text: str, span: Span) -> list[Span]:
     elif span.label == "TERRITORIO":
         cuts = [(m.start(), m.end(), span.label) for m in _BILINGUAL_SLASH.finditer(text, span.start, span.end)]
     elif span.label == "NUMERO_TELEFONO":
-        cuts = [(m.start(), m.end(), span.label) for m in _TWO_PHONES.finditer(text, span.start, span.end)]
+        cuts = [(m.start(), m.end(), span.label) for m in PHONES_JOINT.finditer(text, span.start, span.end)]
     elif span.label == "HOSPITAL" and _CENTRE_HEAD.match(text, span.start, span.end):
         cuts = [
             (m.start(), m.start(), "HOSPITAL" if m.group("hospital") else "INSTITUCION")
@@ -302,39 +323,15 @@ def _take_words_before(text: str, spans: list[Span]) -> list[Span]:
     return [span for span in taken if span is not None]
 
 
-def _take_centre_numbers(text: str, spans: list[Span]) -> list[Span]:
-    """A health centre takes the number or Roman numeral after its town (``CS Tomelloso 2``, ``Centro de Salud
-    Delicias II``): 33 gold centres of train, dev and the styles set end so, none leaves one after it."""
+def _take_what_follows(text: str, spans: list[Span]) -> list[Span]:
+    """Each span takes what :data:`_WHAT_FOLLOWS` gives its type right after it, short of the next span."""
     spans = sorted(spans)
     for index, span in enumerate(spans):
-        number = _CENTRE_NUMBER.match(text, span.end) if span.label == "CENTRO_SALUD" else None
         following = spans[index + 1].start if index + 1 < len(spans) else len(text)
-        if number and number.end() <= following:
-            spans[index] = replace(span, end=number.end())
-    return spans
-
-
-def _take_hyphenated_ends(text: str, spans: list[Span]) -> list[Span]:
-    """A name or a centre takes the capitalised word glued to its end by a hyphen (``H. Don Benito`` +
-    ``-Villanueva``, ``Ferrer`` + ``-Salvat``): a hyphen inside a word never ends a name."""
-    spans = sorted(spans)
-    for index, span in enumerate(spans):
-        end = _HYPHENATED_NAME.match(text, span.end) if span.label in _HYPHENATED_TYPES else None
-        following = spans[index + 1].start if index + 1 < len(spans) else len(text)
-        if end and end.end() <= following:
-            spans[index] = replace(span, end=end.end())
-    return spans
-
-
-def _take_halves(text: str, spans: list[Span]) -> list[Span]:
-    """Ages take the half after their unit (``un mes y medio``), as every such gold age of train and dev does."""
-    spans = sorted(spans)
-    for index, span in enumerate(spans):
-        half = _AND_A_HALF.match(text, span.end) if span.label == "EDAD_SUJETO_ASISTENCIA" else None
-        if half and _UNIT.search(text, span.start, span.end):
-            following = spans[index + 1].start if index + 1 < len(spans) else len(text)
-            if half.end() <= following:
-                spans[index] = replace(span, end=half.end())
+        for labels, after, applies in _WHAT_FOLLOWS:
+            found = after.match(text, span.end) if span.label in labels else None
+            if found and found.end() <= following and applies(text, span):
+                span = spans[index] = replace(span, end=found.end())
     return spans
 
 

@@ -7,10 +7,11 @@ age; the date of a law is no patient's (``RD 1299/2006, de 10 de noviembre``); t
 (``su médico de familia``: never annotated, 10 times in train and dev), nor is the adjective ``familiar``
 (``antecedentes familiares``, ``agobio familiar``: about 100 times in train and dev, never annotated, while 11 of the 12
 annotated ``familiares`` follow an article or a preposition); an eponym is no name (``clasificación de Azúa``,
-``síndrome de Down``: 199 in train, none annotated as a name, nor a place: ``figura compleja de Rey``); Catalan
-``cap a`` in lower case is "towards", not a CAP; an hour's minutes are no place (``13:05``), nor a public health
-portal (``La Meva Salut``), nor the region in an emergency service's name (``SEM 061 CATALUNYA``); an emergency unit (``médico SVA``) is no person; and a header key before its colon is layout
-(``NºCOL.:``, ``PACIENTE:``, flagged by a model in a note in capitals).
+``síndrome de Down``: 199 in train, none annotated as a name, nor a place: ``figura compleja de Rey``); Catalan ``cap
+a`` in lower case is "towards", not a CAP; an hour's minutes are no place (``13:05``), nor a public health portal (``La
+Meva Salut``), nor the region in an emergency service's name (``SEM 061 CATALUNYA``); an emergency unit (``médico SVA``)
+is no person; and a header key before its colon is layout (``NºCOL.:``, ``PACIENTE:``, flagged by a model in a note in
+capitals).
 
 Used by the boundary rules (:func:`anonimed.detect.boundaries.tidy`) and by propagation
 (:mod:`anonimed.detect.propagate`: no copy of a mention is made where the context rules it out).

@@ -90,11 +90,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 
 from anonimed.detect.base import Detector
+from anonimed.detect.boundaries import NEXT_KEY_GLUED, PHONES_JOINT
 from anonimed.document import Document, Span
 from anonimed.rules.language import fold
 
@@ -181,9 +182,6 @@ _GLUED_KEY = re.compile(
     r"|(?:NHC|CIPA?|SIP|DNI|NIF|NASS|NUHSA|NUSS|TSI|TIS)(?=\d)"
     r"|(?:NHC|CIPNA|CIPA?|SIP|DNI|NIE|NIF|NASS|NSS|NUHSA|NUSS|TSI|TIS|CASS)[ \t]+(?=[A-Z]*\d)"
 )
-# The next field's key glued after a code by a slash or a hyphen (00482113/cip:, PUMA0160305003/tlf).
-_GLUED_KEY_AFTER = re.compile(r"[-/](?i:cipa?|tlf|telf|tel|tfno|nhc|sip|dni|nie|nass|tis|tsi|nuhsa)\Z")
-_TWO_PHONES = re.compile(r"\d{9}[-/]\d{9}")
 # Common lower-case words that name nothing, from which a span is a sentence: not a name, place or street.
 _SENTENCE_WORDS = 3
 # The words of an address's floor and door, which no sentence words count (c/ loma del viento 8 bajo).
@@ -323,9 +321,11 @@ _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*\Z")
 _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 )
-_PLAQUE = "placa"
+# Their abbreviations, which a weekday of a list is written with (lun, mie y vie; dl i dj).
 _WEEKDAY_ABBREVIATIONS = frozenset("lun mar mie jue vie sab dom dl dt dc dj dv ds dg".split())
 _GLUED_COMMA = re.compile(r"(?<=[^\W\d_]),(?=[^\W\d_])")
+# Without its cedilla, a plaque (placa eritematosa 1,2 cm), not a square (plaça).
+_PLAQUE = "placa"
 # A comma glued to a town after a street's number (or its floor): the town runs to the span's end, with no figure.
 _GLUED_TOWN = re.compile(r"(?<=\w),(?=[^\W\d_]{3,}[^\d,]*\Z)")
 _HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
@@ -520,8 +520,10 @@ _IS_A_PERSON = re.compile(
 @cache
 def _known_words() -> frozenset[str]:
     """Given names, surnames, provinces, their capitals, regions and countries that Faker ships (and the countries'
-    Catalan names), the towns of GeoNames and the distinctive words of cities abroad (:func:`anonimed.rules.gazetteers.towns`), the rules' given names (Montse, Txell) and regions (Eivissa, Osona), folded to lower case without accents: words that may name
-    someone or somewhere even when they are common words (``Rosa``, ``León``, ``Mataró``)."""
+    Catalan names), the towns of GeoNames and the distinctive words of cities abroad
+    (:func:`anonimed.rules.gazetteers.towns`), the rules' given names (Montse, Txell) and regions (Eivissa, Osona),
+    folded to lower case without accents: words that may name someone or somewhere even when they are common words
+    (``Rosa``, ``León``, ``Mataró``)."""
     from anonimed.rules.gazetteers import countries, distinctive_world_towns, given_names, regions, towns
     from anonimed.transform.surrogates import pools
     from anonimed.transform.surrogates.places import provinces
@@ -819,17 +821,14 @@ def _whole_code(text: str, span: Span) -> Span:
         while start > 0 and (text[start - 1].isalnum() or _code_joint(text, start - 1)):
             start -= 1
     if text[end - 1].isalnum():
-        while end < len(text) and (text[end].isalnum() or _code_joint(text, end)):
-            end += 1
+        while (
+            end < len(text) and (text[end].isalnum() or _code_joint(text, end)) and not NEXT_KEY_GLUED.match(text, end)
+        ):
+            end += 1  # not on into the next field's key (00482113/cip:)
     key = _GLUED_KEY.match(text, start, end)
     if key is not None and key.end() < end:  # nhc-150679, dni73001842-K: the key glued to the number is not part of it
         start = key.end()
-    next_key = _GLUED_KEY_AFTER.search(text, start, end)
-    if next_key is not None and next_key.start() >= span.end:  # 00482113/cip: nor is the next one glued after it
-        end = next_key.start()
-    if (start, end) == (span.start, span.end) or (
-        span.label in PHONE_TYPES and _TWO_PHONES.fullmatch(text, start, end)
-    ):
+    if (start, end) == (span.start, span.end) or (span.label in PHONE_TYPES and PHONES_JOINT.search(text, start, end)):
         return span  # two phone numbers written together stay two (977553218-622087114)
     label = span.label
     if label in PHONE_TYPES and any(c.isalpha() for c in text[start:end]):
@@ -1955,11 +1954,22 @@ def plausible(text: str, spans: Sequence[Span]) -> list[Span]:
                 span = _grown_up_to(span, original, starts, ends, len(text))
             if not (span is None or _implausible(text, span, capitalised)):
                 kept.setdefault((span.start, span.end), span)
-    return [span for span in kept.values() if not any(_grown_over(other, span) for other in kept.values())]
+    held = _held_by_another_of_their_type(kept.values())
+    return [span for span in kept.values() if span not in held]
 
 
-def _grown_over(other: Span, span: Span) -> bool:
-    return other.label == span.label and other.contains(span) and (other.start, other.end) != (span.start, span.end)
+def _held_by_another_of_their_type(spans: Iterable[Span]) -> set[Span]:
+    """The spans that a longer span of their type holds: in order of start, the longest first, a span that ends
+    before the furthest end reached so far by its type lies inside the span that reached it (one sort, not a pair of
+    loops: this runs on every note)."""
+    held: set[Span] = set()
+    furthest: dict[str, int] = {}
+    for span in sorted(spans, key=lambda span: (span.start, -span.end)):
+        if furthest.get(span.label, -1) >= span.end:
+            held.add(span)
+        else:
+            furthest[span.label] = span.end
+    return held
 
 
 def _grown_up_to(span: Span, original: Span, starts: Sequence[int], ends: Sequence[int], length: int) -> Span:

@@ -14,9 +14,11 @@ from anonimed.rules.language import fold
 from anonimed.rules.ruleset import load_rules
 
 Prefer = Literal["model", "rules"]
-# A capitalised word of a name, of two letters or more, or a Roman numeral (Rondilla I, Felipe II).
+# Names whose head or type says what they are (a centre's, a street's).
 _NAMES_WITH_A_HEAD = CENTRE_TYPES | {"CALLE"}
-_NOT_A_NAME_HEAD = frozenset({"residencia", "resid", "res"})  # folded
+# A care home's head, which the guidelines leave out of its name (folded).
+_NOT_A_NAME_HEAD = frozenset({"residencia", "resid", "res"})
+# A capitalised word of a name, of two letters or more, or a Roman numeral (Rondilla I, Felipe II).
 _NAME_WORD = re.compile(r"[^\W\d_a-zà-ÿ][^\W\d_]+|[IVX]+")
 
 
