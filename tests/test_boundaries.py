@@ -280,6 +280,17 @@ def test_the_two_ends_of_an_interval_are_two_dates():
             [("CATALUNYA", "TERRITORIO"), ("BALEARS", "TERRITORIO"), ("Catalunya", "TERRITORIO")],
             ["Catalunya"],
         ),
+        # The service's name with its number is no person; the well-child programme is no patient's sex.
+        (
+            "SAMU 061 Illes Balears · USVA 2\nPROGRAMA NIÑO SANO - revisió del nen sa. Nen de 4 anys",
+            [
+                ("SAMU 061 Illes Balears", "NOMBRE_SUJETO_ASISTENCIA"),
+                ("NIÑO", "SEXO_SUJETO_ASISTENCIA"),
+                ("nen", "SEXO_SUJETO_ASISTENCIA"),
+                ("Nen", "SEXO_SUJETO_ASISTENCIA"),
+            ],
+            ["Nen"],
+        ),
     ],
 )
 def test_boundaries_written_from_the_blind_batches(text, found, expected):

@@ -64,6 +64,19 @@ def test_soft_votes_weigh_each_span_by_its_score() -> None:
     assert ("Madrid", "TERRITORIO") not in _voted(ANSWERS, Vote({"a": 3, "b": 1, "c": 1}, 0.5, soft=True))
 
 
+def test_a_pooled_vote_keeps_a_name_its_members_give_different_types_as_one_span_of_the_heavier_type() -> None:
+    staff = "NOMBRE_PERSONAL_SANITARIO"
+    answers = {"a": [Span(8, 25, NAME, 0.6)], "b": [Span(8, 18, staff, 0.9)], "c": []}
+    vote = Vote({"a": 1, "b": 0.5, "c": 1}, 0.3, soft=True)
+    # Alone, neither type reaches 0.3 of the weight (0.6 / 2.5, 0.45 / 2.5): the name is lost.
+    assert _voted(answers, vote) == []
+    # Pooled, the names share their votes where both found it; the entity takes the type with most weight over it.
+    assert _voted(answers, replace(vote, pool="groups")) == [("Juan Pérez", NAME)]
+    assert _voted(answers, replace(vote, pool="names")) == [("Juan Pérez", NAME)]
+    with pytest.raises(ValueError, match="pool"):
+        Vote({"a": 1}, pool="everything")
+
+
 def test_members_that_split_an_entity_where_the_others_do_not_are_outvoted() -> None:
     answers = {"a": [Span(8, 25, NAME)], "b": [Span(8, 12, NAME), Span(13, 25, NAME)], "c": [Span(8, 25, NAME)]}
     assert _voted(answers, Vote({"a": 1, "b": 1, "c": 1}, 0.5)) == [("Juan Pérez García", NAME)]

@@ -1201,3 +1201,31 @@ def test_an_email_address_has_its_at_sign() -> None:
         ),
     )
     assert found == ["pau.vidal@gmail.com", "pau.vidal arroba gmail.com"]
+
+
+@pytest.mark.parametrize(
+    ("text", "covered", "label"),
+    [
+        ("Tractament: Janumet 50/1000 1-0-1.", "Janumet 50/1000", "FECHAS"),  # no day 50, no month 50
+        ("Llei 39/2006 de dependència", "39/2006", "FECHAS"),
+        ("MEC de Lobo .............. 21/35\n", "21/35", "FECHAS"),
+        ("Lawton ................... 2/8\n", "2/8", "FECHAS"),  # a date's shape, a scale's score
+        ("Barthel previ ............ 70\n", "70", "EDAD_SUJETO_ASISTENCIA"),
+        ("Yesavage ................. 6/15\n", "Yesavage", "TERRITORIO"),
+    ],
+)
+def test_a_score_or_a_dose_is_no_date_nor_age(text: str, covered: str, label: str) -> None:
+    assert _one(text, covered, label) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "covered"),
+    [("Pfeiffer el 12/03/2024 normal.", "12/03/2024"), ("control en 6/15 y", "6/15"), ("visto 2019/05.", "2019/05")],
+)
+def test_a_date_after_a_scale_or_in_any_order_of_its_parts_stays(text: str, covered: str) -> None:
+    assert _one(text, covered, "FECHAS") == [covered]
+
+
+def test_a_user_is_a_role_before_the_name() -> None:
+    text = "usuaria Pilar Gimeno Lasheras, 79 años"
+    assert _one(text, "usuaria Pilar Gimeno Lasheras", "NOMBRE_SUJETO_ASISTENCIA") == ["Pilar Gimeno Lasheras"]

@@ -22,11 +22,16 @@ from anonimed.detect.base import Detector, SentenceDetector
 from anonimed.detect.boundaries import tidy
 from anonimed.detect.propagate import propagated
 from anonimed.document import Document, Span
+from anonimed.schema import GROUPS, group_of
 from anonimed.text.tagging import OUTSIDE, spans_to_tags, tags_to_spans
 from anonimed.text.tokenize import Token, tokenize
 
 if TYPE_CHECKING:
     from anonimed.evaluate import EvaluationReport
+
+
+# The parent groups (anonimed.schema) whose types a vote's ``pool`` lets share their votes.
+POOLS: dict[str | None, frozenset[str]] = {None: frozenset(), "names": frozenset({"NAME"}), "groups": frozenset(GROUPS)}
 
 
 @dataclass(frozen=True)
@@ -37,13 +42,20 @@ class Vote:
     members found something, even where their weight could make PHI alone: a saving of time that may change the
     vote (a span such a member alone would have found in a sentence no other member touches is lost), so it is
     chosen on measured notes.  Members whose weight cannot reach any threshold are deferred anyway, exactly (see
-    :func:`deferred_members`)."""
+    :func:`deferred_members`).
+
+    ``pool`` lets the types of one parent group of :mod:`anonimed.schema` (``"names"``: the patient's and the
+    clinicians' names; ``"groups"``: every group) share their votes on whether a token is PHI at all; the heaviest
+    type then names it.  Without it, a name that
+    one member reads as the patient's and another as a clinician's can fall below the threshold on both sides and be
+    lost, although every member found it."""
 
     weights: Mapping[str, float]
     threshold: float = 0.5
     label_thresholds: Mapping[str, float] = field(default_factory=dict)
     soft: bool = False
     deferred: tuple[str, ...] = ()
+    pool: str | None = None
 
     def __post_init__(self) -> None:
         if not self.weights or any(w < 0 for w in self.weights.values()) or sum(self.weights.values()) <= 0:
@@ -57,11 +69,15 @@ class Vote:
         for name, value in [("threshold", self.threshold), *self.label_thresholds.items()]:
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"vote threshold {name} must be in (0, 1], got {value}")
+        if self.pool not in POOLS:
+            raise ValueError(f"vote pool must be one of {', '.join(map(str, POOLS))}, got {self.pool!r}")
 
     def to_dict(self) -> dict[str, Any]:
         values = asdict(self)
         if not self.deferred:
             del values["deferred"]  # model folders written before the field read the same
+        if self.pool is None:
+            del values["pool"]
         return {
             key: dict(value) if isinstance(value, Mapping) else list(value) if isinstance(value, tuple) else value
             for key, value in values.items()
@@ -85,16 +101,40 @@ def vote_tags(
     if total <= 0:
         return []
     tags, shares = [OUTSIDE] * len(tokens), [0.0] * len(tokens)
+    weights: dict[int, Mapping[str, float]] = {}
     # Most tokens are outside every member's spans: only the others are voted on.
     for index in {index for member, _ in members.values() for index, tag in enumerate(member) if tag != OUTSIDE}:
-        tags[index], shares[index] = _token_vote(index, members, vote, total)
+        tags[index], shares[index], weights[index] = _token_vote(index, members, vote, total)
+    if vote.pool is not None:
+        _one_type_per_entity(tags, weights, POOLS[vote.pool])
     return tags_to_spans(tokens, tags, shares, source)
+
+
+def _one_type_per_entity(tags: list[str], weights: Mapping[int, Mapping[str, float]], groups: Collection[str]) -> None:
+    """Names each entity of a pooled group by the type with the most votes over all its tokens: tokens voted apart
+    (the patient's first name, a clinician's surname) are one entity of one type."""
+    index = 0
+    while index < len(tags):
+        end = index + 1
+        if tags[index] != OUTSIDE and group_of(tags[index][2:]) in groups:
+            group = group_of(tags[index][2:])
+            while end < len(tags) and tags[end].startswith("I-") and group_of(tags[end][2:]) == group:
+                end += 1
+            totals: dict[str, float] = defaultdict(float)
+            for inside in range(index, end):
+                for label, weight in weights[inside].items():
+                    if group_of(label) == group:
+                        totals[label] += weight
+            label = max(totals.items(), key=lambda item: item[1])[0]
+            tags[index:end] = ["B-" + label] + ["I-" + label] * (end - index - 1)
+        index = end
 
 
 def _token_vote(
     index: int, members: Mapping[str, tuple[Sequence[str], Sequence[float]]], vote: Vote, total: float
-) -> tuple[str, float]:
-    """The tag and share the vote gives the token at ``index``, which some member puts in a span."""
+) -> tuple[str, float, Mapping[str, float]]:
+    """The tag and share the vote gives the token at ``index``, which some member puts in a span, and the weight each
+    type got there."""
     by_label: dict[str, float] = defaultdict(float)
     starts: dict[str, float] = defaultdict(float)
     for name, (member, scores) in members.items():
@@ -107,11 +147,16 @@ def _token_vote(
         if tag[0] == "B":
             starts[label] += weight
     label, weight = max(by_label.items(), key=lambda item: item[1])
+    opening = starts[label]
+    if vote.pool is not None and group_of(label) in POOLS[vote.pool]:
+        pooled = [other for other in by_label if group_of(other) == group_of(label)]
+        weight = sum(by_label[other] for other in pooled)
+        opening = sum(starts[other] for other in pooled)
     share = weight / total
     if share < vote.label_thresholds.get(label, vote.threshold):
-        return OUTSIDE, 0.0
+        return OUTSIDE, 0.0, by_label
     # A token opens an entity when the members that start one there outweigh those that continue one.
-    return ("B-" if starts[label] * 2 > weight else "I-") + label, min(share, 1.0)
+    return ("B-" if opening * 2 > weight else "I-") + label, min(share, 1.0), by_label
 
 
 def token_scores(tokens: Sequence[Token], spans: Sequence[Span]) -> list[float]:

@@ -54,6 +54,11 @@ _NOT_PHI = (
             re.IGNORECASE,
         ),
     ),
+    _NeverPhi(  # the well-child programme (programa del niño sano, revisió del nen sa), not the patient's sex
+        "SEXO_SUJETO_ASISTENCIA",
+        text=re.compile(r"(?i)niño|niña|nen|nena|infant"),
+        after=re.compile(r"(?i)[ \t]+(?:sano|sana|sa)\b"),
+    ),
     _NeverPhi(  # a measure
         "EDAD_SUJETO_ASISTENCIA",
         text=re.compile(r".*\b(?:kilos?|kilogramos?|kg|gramos?|gr|metros?|cm|mm|litros?|ml)\b.*", re.IGNORECASE),
@@ -109,8 +114,13 @@ _NOT_PHI = (
         text=re.compile(r"cap\s+(?:a|al|als|on)\b.*"),
     ),
     *(
-        _NeverPhi(label, text=re.compile(r"SVA|SVB|SVAE|SVAI|USVA|USVB|UVI|UCI|SAMU|SUMMA|SUAP|PAC|CUAP|SEM|UME"))
-        for label in sorted(NAME_TYPES)  # an emergency unit (médico SVA: Clara Ribés), not a person
+        _NeverPhi(
+            label,
+            text=re.compile(
+                r"(?:SVA|SVB|SVAE|SVAI|USVA|USVB|UVI|UCI|SAMU|SUMMA|SUAP|PAC|CUAP|SEM|UME)(?:[ \t]+0?61\b.*)?"
+            ),
+        )
+        for label in sorted(NAME_TYPES)  # an emergency unit (médico SVA: Clara Ribés, SAMU 061 Illes Balears)
     ),
 )
 _CONTEXT = 40  # characters read before a span for _NOT_PHI

@@ -164,7 +164,7 @@ _ROLE_WORDS = frozenset(
     " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
     " llevadora supervisor supervisora coordinador coordinadora firma firmado signat solicitante peticionario"
     " peticionaria remitente informante sollicitant licitant alumno alumna alumne estudiante gestor gestora casos due"
-    " tcae".split()
+    " tcae usuario usuaria usuari".split()
 )
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
@@ -455,8 +455,18 @@ _VITAL_SIGN = re.compile(
     rf"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c|{_SCALES})"
     r"[ \t:]*\d"
 )
+# What a scale's value may be taken for.
+_SCORE_LOOKALIKES = CODE_TYPES | {"FECHAS", "EDAD_SUJETO_ASISTENCIA"}
 # A scale named alone, without its value (Braden, Norton): no person.
 _SCALE_NAMES = frozenset(name for name in _SCALES.split("|") if name.isalpha())
+# A scale's name, perhaps a word (previ, actual, inicial) and a key's leader dots before a value: a score, which may
+# look like a date or an age (Lawton ........ 2/8, Barthel previ .... 70).
+_SCALE_BEFORE = re.compile(
+    rf"(?i)\b(?:{_SCALES})(?:[ \t]+(?:previ|previo|previa|actual|inicial|basal|final|total))?[ \t.:]*\Z"
+)
+# Two numbers and a slash that no day and month, month and year, or year and month can be (Janumet 50/1000, a test's
+# 21/35): a dose or a score.
+_FRACTION = re.compile(r"\D*?(\d{1,4})/(\d{1,4})")
 # The head of a clinical eponym, a scale or a criterion, then de: the capitalised word after it names a person or a
 # place only as an eponym (fractura de Colles, criterios de Seattle, criteris de Lugano, tipus II de Bigliani).
 _EPONYM_BEFORE = re.compile(
@@ -1556,6 +1566,22 @@ def _quantity(text: str, span: Span) -> bool:
     )
 
 
+def _no_date_at_all(covered: str) -> bool:
+    """Two numbers and a slash that cannot be a date in any order (see ``_FRACTION``)."""
+    match = _FRACTION.fullmatch(covered)
+    if match is None:
+        return False
+    first, second = (int(number) for number in match.groups())
+    month_and_year = 1 <= first <= 12 and (len(match[2]) == 2 or 1900 <= second <= 2100)
+    year_and_month = 1900 <= first <= 2100 and 1 <= second <= 12
+    return not (1 <= first <= 31 and 1 <= second <= 12) and not month_and_year and not year_and_month
+
+
+def _scale_score(text: str, span: Span) -> bool:
+    """A value after a scale's name (see ``_SCALE_BEFORE``)."""
+    return _SCALE_BEFORE.search(text, max(0, span.start - 60), span.start) is not None
+
+
 def _phone_owner(text: str, span: Span) -> bool:
     """A lower-case word in brackets after a phone number says which phone it is, not where (``976 35 17 20
     (casa)``); a given name there is whose it is (``(inmaculada)``), and stays."""
@@ -1908,7 +1934,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         )
         or (label == "PROFESION" and (_not_an_occupation(covered) or _part_of_a_key(text, span)))
         or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
-        or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES))
+        or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES or _no_date_at_all(covered)))
+        or (label in _SCORE_LOOKALIKES and _scale_score(text, span))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _cranial_nerves(text, span))
@@ -1919,7 +1946,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and covered[:1].isdigit() and _duration(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and covered.lower() == "avís")
         or (label in _PEOPLE_TYPES and fold(covered) in _NEVER_A_PERSON)
-        or (label in PERSON_TYPES and fold(covered) in _SCALE_NAMES and not _after_a_title(text, span))
+        or (names_or_places and fold(covered) in _SCALE_NAMES and not _after_a_title(text, span))
         or (label == "CENTRO_SALUD" and _no_centre_at_all(covered))
         # Streets keep lower-case words of their own (bajo, izquierda, baixos), and are judged by their shape.
         or (

@@ -356,7 +356,8 @@ class _Search:
             # of _once and of a second _repeat.
             if self._takes(element.condition, i):
                 yield from self._sequence(elements, k + 1, i + 1, (*consumed, (i, element, phi or element.phi)), phi)
-            if element.low == 0:
+            if element.low == 0 or (self._line_over(i) and _only_negated(element.condition)):
+                # A word that must not follow does not follow the end of a line (after Sant Joan, not de Déu).
                 yield from self._sequence(elements, k + 1, i, consumed, phi)
             return
         if count < element.high:  # greedy: one more occurrence first
@@ -376,11 +377,12 @@ class _Search:
     def _takes(self, condition: TokenCondition, i: int) -> bool:
         """Whether the token at ``i`` can be taken for ``condition``: there is one, on the match's line (unless the
         rule crosses lines), and it meets the condition."""
-        if i >= len(self.tokens):
-            return False
-        if i > self.first and self.tokens[i].new_line and not self.rule.cross_lines:
-            return False
-        return self.index.holds(condition, i)
+        return not self._line_over(i) and self.index.holds(condition, i)
+
+    def _line_over(self, i: int) -> bool:
+        """Whether no token at ``i`` can join the match: the text has ended, or the match's line (unless the rule
+        crosses lines)."""
+        return i >= len(self.tokens) or (i > self.first and self.tokens[i].new_line and not self.rule.cross_lines)
 
     def _phi_part(self, consumed: Consumed) -> tuple[int, int] | None:
         marked = [(i, element) for i, element, phi in consumed if phi]
@@ -393,6 +395,11 @@ class _Search:
         start = _group_edge(first_element, self.tokens[first_index], "start")
         end = _group_edge(last_element, self.tokens[last_index], "end")
         return (start, end) if start < end else None
+
+
+def _only_negated(condition: TokenCondition) -> bool:
+    """Whether ``condition`` only says what a token must not be (``{not: ...}``)."""
+    return condition.negated is not None and condition == TokenCondition(negated=condition.negated)
 
 
 def _last_phi_token(consumed: Consumed, end: int) -> int:
