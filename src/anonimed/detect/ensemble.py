@@ -46,9 +46,8 @@ class Vote:
 
     ``pool`` lets the types of one parent group of :mod:`anonimed.schema` (``"names"``: the patient's and the
     clinicians' names; ``"groups"``: every group) share their votes on whether a token is PHI at all; the heaviest
-    type then names it.  Without it, a name that
-    one member reads as the patient's and another as a clinician's can fall below the threshold on both sides and be
-    lost, although every member found it."""
+    type then names it.  Without it, a name that one member reads as the patient's and another as a clinician's can
+    fall below the threshold on both sides and be lost, although every member found it."""
 
     weights: Mapping[str, float]
     threshold: float = 0.5
@@ -113,21 +112,21 @@ def vote_tags(
 def _one_type_per_entity(tags: list[str], weights: Mapping[int, Mapping[str, float]], groups: Collection[str]) -> None:
     """Names each entity of a pooled group by the type with the most votes over all its tokens: tokens voted apart
     (the patient's first name, a clinician's surname) are one entity of one type."""
-    index = 0
-    while index < len(tags):
+    end = 0
+    for index in sorted(weights):  # the voted tokens: every other one is outside
+        if index < end or tags[index] == OUTSIDE or group_of(tags[index][2:]) not in groups:
+            continue
+        group = group_of(tags[index][2:])
         end = index + 1
-        if tags[index] != OUTSIDE and group_of(tags[index][2:]) in groups:
-            group = group_of(tags[index][2:])
-            while end < len(tags) and tags[end].startswith("I-") and group_of(tags[end][2:]) == group:
-                end += 1
-            totals: dict[str, float] = defaultdict(float)
-            for inside in range(index, end):
-                for label, weight in weights[inside].items():
-                    if group_of(label) == group:
-                        totals[label] += weight
-            label = max(totals.items(), key=lambda item: item[1])[0]
-            tags[index:end] = ["B-" + label] + ["I-" + label] * (end - index - 1)
-        index = end
+        while end < len(tags) and tags[end].startswith("I-") and group_of(tags[end][2:]) == group:
+            end += 1
+        totals: dict[str, float] = defaultdict(float)
+        for inside in range(index, end):
+            for label, weight in weights[inside].items():
+                if group_of(label) == group:
+                    totals[label] += weight
+        label = max(totals.items(), key=lambda item: item[1])[0]
+        tags[index:end] = ["B-" + label] + ["I-" + label] * (end - index - 1)
 
 
 def _token_vote(
