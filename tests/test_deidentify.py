@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import itertools
 import json
@@ -238,12 +239,39 @@ def test_dev_corpus_with_gold_spans(meddocan):
     assert time.perf_counter() - started < 60
 
 
-def test_the_shipped_model_de_identifies_with_its_recall_vote(monkeypatch):
+def test_an_ensemble_de_identifies_with_its_recall_vote_where_it_has_one(monkeypatch, tmp_path):
+    """The shipped model and an ensemble folder alike: a folder of the same members must not leak more than
+    ``default`` because it voted ``balanced``."""
+    from anonimed.cli.options import add_model_options, detector_spec
     from anonimed.deidentify import load_model
 
+    def ensemble(name: str, votes: list[str]) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        manifest = {"kind": "ensemble", "votes": {key: {} for key in votes}, "default_vote": votes[0]}
+        (folder / "model.json").write_text(json.dumps(manifest), encoding="utf-8")
+        return folder
+
+    with_recall, without = ensemble("with", ["balanced", "recall"]), ensemble("without", ["balanced"])
+    crf = tmp_path / "crf"
+    crf.mkdir()
+    (crf / "model.json").write_text('{"kind": "crf"}', encoding="utf-8")
     asked = []
     monkeypatch.setattr("anonimed.models.load_detector", lambda name=None, vote=None: asked.append((name, vote)))
-    load_model()
-    load_model("default", "balanced")
-    load_model("some/model/dir")
-    assert asked == [(None, "recall"), ("default", "balanced"), ("some/model/dir", None)]
+    for model, vote in [(None, None), ("default", "balanced"), (with_recall, None), (without, None), (crf, None)]:
+        load_model(model, vote)
+        load_model("fast")
+    assert asked[::2] == [
+        (None, "recall"),
+        ("default", "balanced"),
+        (with_recall, "recall"),
+        (without, None),
+        (crf, None),
+    ]
+    assert set(asked[1::2]) == {("fast", None)}
+
+    parser = argparse.ArgumentParser()
+    add_model_options(parser)
+    spec = detector_spec(parser.parse_args(["--model", str(with_recall)]), for_deidentify=True)
+    assert spec.vote == "recall"
+    assert detector_spec(parser.parse_args(["--model", str(with_recall)])).vote is None

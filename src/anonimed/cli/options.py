@@ -33,7 +33,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="an ensemble's vote setting: balanced, recall (misses less, flags more) or, for the default model, "
         "styles (trusts its CRF, which learnt notes unlike MEDDOCAN's template; faster); the default model predicts "
-        "with balanced and de-identifies with recall",
+        "with balanced and de-identifies with recall, as does any ensemble folder that has a recall vote",
     )
 
 
@@ -88,16 +88,17 @@ def jobs_for(arguments: argparse.Namespace, notes: int) -> int:
 
 def detector_spec(arguments: argparse.Namespace, for_deidentify: bool = False) -> DetectorSpec:
     """How to load the detector that ``--model``, ``--vote`` and ``--rules`` describe (in any process);
-    ``for_deidentify``: the shipped model then votes as ``deidentify`` does (``recall``) unless ``--vote`` says."""
+    ``for_deidentify``: an ensemble then votes as ``deidentify`` does (its ``recall`` vote where it has one) unless
+    ``--vote`` says."""
     from anonimed.parallel import DetectorSpec
 
     if getattr(arguments, "rules_win", False) and not getattr(arguments, "rules", None):
         raise ValueError("--rules-win needs --rules")
     vote = arguments.vote
-    if for_deidentify and vote is None and arguments.model in (None, "default"):
-        from anonimed.deidentify.api import SHIPPED_MODEL_VOTE
+    if for_deidentify and vote is None:
+        from anonimed.models import vote_for_deidentify
 
-        vote = SHIPPED_MODEL_VOTE
+        vote = vote_for_deidentify(arguments.model)
     return DetectorSpec(
         arguments.model,
         vote,

@@ -8,12 +8,11 @@
 Every name that ``anonimed.deidentify`` offered when it was one module is still importable from here.
 """
 
-from anonimed.deidentify.api import SHIPPED_MODEL_VOTE, Deidentifier, Result, load_model
+from anonimed.deidentify.api import Deidentifier, Result, load_model
 from anonimed.deidentify.batch import OUTPUT_FORMATS, STDIO, BatchSummary, deidentify_files
 
 __all__ = [
     "OUTPUT_FORMATS",
-    "SHIPPED_MODEL_VOTE",
     "STDIO",
     "BatchSummary",
     "Deidentifier",

@@ -53,18 +53,13 @@ class Result:
         return Document(self.input.id, self.text, self.spans, dict(self.input.metadata))
 
 
-# De-identification favours recall: a missed name is a leak, an extra masked word is not (BENCHMARKS.md measures both).
-SHIPPED_MODEL_VOTE = "recall"
-
-
 def load_model(model: str | Path | None = None, vote: str | None = None) -> Detector:
-    """The detector that de-identification uses: :func:`anonimed.models.load_detector`, except that the shipped
-    model runs with its ``recall`` vote when no ``vote`` is named (``predict`` keeps its ``balanced`` one)."""
-    from anonimed.models import load_detector  # deferred: loading a model is the slow part
+    """The detector that de-identification uses: :func:`anonimed.models.load_detector`, except that an ensemble
+    (the shipped model or a folder) runs with its ``recall`` vote when it has one and no ``vote`` is named
+    (:func:`anonimed.models.vote_for_deidentify`; ``predict`` keeps the model's default vote)."""
+    from anonimed.models import load_detector, vote_for_deidentify  # deferred: loading a model is the slow part
 
-    if vote is None and model in (None, "default"):
-        vote = SHIPPED_MODEL_VOTE
-    return load_detector(model, vote)
+    return load_detector(model, vote if vote is not None else vote_for_deidentify(model))
 
 
 class Deidentifier:

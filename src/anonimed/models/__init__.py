@@ -31,12 +31,14 @@ from anonimed.document import Document, Span
 from anonimed.embeddings import CLUSTERS_FILE, WordClusters
 from anonimed.formats.errors import FormatError
 from anonimed.models.ensemble import KIND as ENSEMBLE
-from anonimed.models.ensemble import folder_kind, load_ensemble
+from anonimed.models.ensemble import folder_kind, load_ensemble, vote_names
 from anonimed.models.folder import ModelInfo, read_manifest, read_model_info
 from anonimed.rules.ruleset import SOURCE as RULES_SOURCE
 
 NEURAL = "neural"
 FAST = "fast"
+# The vote setting that de-identification prefers (see vote_for_deidentify).
+RECALL_VOTE = "recall"
 # The member of the default ensemble that the fast model runs alone.
 FAST_MEMBER = "crf"
 
@@ -67,6 +69,18 @@ def load_detector(name_or_path: str | Path | None = None, vote: str | None = Non
         )
     # Models learnt composed (NFC) text: notes with decomposed accents are read composed, spans mapped back.
     return ComposedText(load_model_dir(path, vote))
+
+
+def vote_for_deidentify(name_or_path: str | Path | None = None) -> str | None:
+    """The vote that de-identification runs a model with when none is named: an ensemble's ``recall`` vote where it
+    has one (a missed name is a leak, an extra masked word is not), the shipped model's and a folder's alike;
+    otherwise ``None`` (the model's own default)."""
+    if name_or_path == FAST:
+        return None
+    folder = DEFAULT_MODEL_DIR if name_or_path in (None, "default") else Path(name_or_path)
+    if not (folder / "model.json").is_file():
+        return None  # loading it says what is wrong
+    return RECALL_VOTE if RECALL_VOTE in vote_names(folder) else None
 
 
 @lru_cache(maxsize=4)

@@ -93,6 +93,15 @@ def load_ensemble(
     return read_manifest(directory, build)
 
 
+def vote_names(directory: str | Path) -> list[str]:
+    """The vote settings of an ensemble folder (none for a folder of another kind)."""
+
+    def names(values: dict[str, Any], path: Path) -> list[str]:
+        return list(values["votes"]) if values.get("kind") == KIND else []
+
+    return read_manifest(directory, names)
+
+
 def folder_kind(directory: str | Path) -> str:
     """The ``kind`` that a model folder's ``model.json`` declares."""
 

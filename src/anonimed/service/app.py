@@ -53,8 +53,8 @@ SWAGGER_UI_DIR = Path(__file__).resolve().parent / "static" / "swagger-ui"
 
 
 class Detectors:
-    """The detectors of one worker, loaded once each: ``predict``'s for detection, ``deidentify``'s (the shipped
-    model's recall vote) for de-identification, and any other vote a request names, on first use.
+    """The detectors of one worker, loaded once each: ``predict``'s for detection, ``deidentify``'s (an ensemble's
+    recall vote) for de-identification, and any other vote a request names, on first use.
 
     ``fixed``: one detector for everything (an app embedded with a model of its own; it takes no vote).
     """
