@@ -182,6 +182,21 @@ def test_a_hospital_takes_its_owner_before_it():
     ]
 
 
+def test_a_phone_takes_its_extension_and_the_number_a_model_read_in_it():
+    text = "Tel. 91 503 64 27, ext. 3317\nTrucar al 93 274 60 00 (ext. 4412) o al 971 17 50 00 ext. 69210."
+    spans = [
+        span(text, "91 503 64 27", "NUMERO_TELEFONO"),
+        span(text, "3317", "TERRITORIO"),
+        span(text, "93 274 60 00", "NUMERO_TELEFONO"),
+        span(text, "971 17 50 00", "NUMERO_TELEFONO"),
+    ]
+    assert [covered for _, covered in texts(text, tidy(text, spans))] == [
+        "91 503 64 27, ext. 3317",
+        "93 274 60 00",
+        "971 17 50 00 ext. 69210",
+    ]
+
+
 def test_a_health_centre_takes_its_number():
     text = "dr. Villaseñor (CS Tomelloso 2)\nCentro de Salud Delicias II. C.S. Rondilla 10:30. CS Sur 3 h."
     spans = [

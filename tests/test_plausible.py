@@ -1030,6 +1030,14 @@ def test_an_eponym_after_its_head_is_no_place_or_person() -> None:
     assert kept(text, *spans_of(text, ("Colles de Arriba", "TERRITORIO"))) == ["Colles de Arriba"]
 
 
+def test_a_surname_that_heads_an_eponym_is_a_name_after_a_person_key() -> None:
+    text = "Pacient: GRAU SOLSONA, MERITXELL\nCIP: GRSO1720415003\nLesió de Grau Solsona."
+    assert kept(text, *spans_of(text, ("GRAU SOLSONA, MERITXELL", "NOMBRE_SUJETO_ASISTENCIA"))) == [
+        "GRAU SOLSONA, MERITXELL"
+    ]
+    assert kept(text, *spans_of(text, ("Grau Solsona", "TERRITORIO"))) == []
+
+
 def test_a_brand_alone_in_brackets_is_no_place_but_a_known_town_is() -> None:
     text = "Edoxabán (Lixiana) 60 mg. Hospital Virgen del Castañar (Béjar). Població: Vic (Osona). Su hija (Carme)."
     assert kept(text, *spans_of(text, ("Lixiana", "TERRITORIO"))) == []

@@ -201,6 +201,41 @@ def test_dates_move_together_by_one_offset_per_document():
     assert abs(context.date_offset) >= 365
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_weekdays_move_with_the_dates_and_keep_their_language_number_and_case(seed: int):
+    """A weekday alone is no month (``ve dilluns`` read ``ve octubre``), and it moves as its date does."""
+    from anonimed.transform.surrogates.datetext import WEEKDAYS
+
+    context = SurrogateContext(Document("n", "x"), Keyring(seed=seed))
+    offset = context.date_offset
+    assert offset % 7 != 0
+    catalan = surrogate("FECHAS", "dilluns, dimecres i divendres", context)
+    assert (
+        catalan
+        == ", ".join(WEEKDAYS["ca"][(day + offset) % 7] for day in (0, 2)) + " i " + WEEKDAYS["ca"][(4 + offset) % 7]
+    )
+    plural = surrogate("FECHAS", "los SÁBADOS", context)
+    assert plural.startswith("los ") and plural[4:].isupper() and plural[4:].endswith("S") and plural != "los SÁBADOS"
+    assert surrogate("FECHAS", "miercoles", context).isascii()
+    dated = surrogate("FECHAS", "Sábado, 02/03/2024", context)  # 2 March 2024 was a Saturday
+    new_day = parse_date(dated.split(", ")[1])
+    assert dated.split(",")[0] == WEEKDAYS["es"][new_day.weekday()].capitalize()
+    # A weekday and its day alone move together, as a week's list of visits does.
+    week = [surrogate("FECHAS", f"{name} {day}", context) for name, day in (("Dimarts", 4), ("Dimecres", 5))]
+    (tuesday, first), (wednesday, second) = (item.split() for item in week)
+    assert WEEKDAYS["ca"].index(wednesday.lower()) == (WEEKDAYS["ca"].index(tuesday.lower()) + 1) % 7
+    assert int(second) - int(first) in (1, 1 - 30, 1 - 31)
+
+
+def test_a_date_no_layout_reads_keeps_its_words_and_changes_its_digits():
+    """A festivity's day or a day whose month is elsewhere: its digits change, its words stay words."""
+    context = context_for()
+    new = surrogate("FECHAS", "fiestas del Pilar 2", context)
+    assert new.startswith("fiestas del Pilar ") and new[-1].isdigit()
+    new = surrogate("FECHAS", "dia 7 tarda", context)
+    assert new.startswith("dia ") and new.endswith(" tarda") and new != "dia 7 tarda"
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_a_document_offset_never_turns_one_of_its_dates_into_another(seed: int):
     text = "Operado en 1990; recidiva en 1992."

@@ -62,6 +62,7 @@ from anonimed.document import Document, Span
 
 STREET = "CALLE"
 CENTRE_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD"})
+PHONE_TYPES = frozenset({"NUMERO_TELEFONO", "NUMERO_FAX"})
 _PERSONAL_NAMES = NAME_TYPES - {"FAMILIARES_SUJETO_ASISTENCIA"}  # a relative's span may open with a number
 _TRAILING_MARKS = ",;:+-/(["
 _TRAILING_WORDS = frozenset({"de", "del", "la", "las", "los", "el", "y", "en", "su", "sus"})
@@ -160,6 +161,13 @@ _WHAT_FOLLOWS: tuple[tuple[frozenset[str], re.Pattern[str], Callable[[str, Span]
         frozenset({"EDAD_SUJETO_ASISTENCIA"}),
         re.compile(r"[ \t]+(?:y[ \t]+medi[oa]|i[ \t]+mi(?:g|tja))(?!\w)", re.IGNORECASE),
         lambda text, span: _UNIT.search(text, span.start, span.end) is not None,
+    ),
+    # A phone, its extension (971 17 50 00 ext. 69210, 91 503 64 27, ext. 3317): the number dialled, as the styles
+    # set annotates it; not one in brackets, which the gold leaves out (971 39 70 00 (ext. 4412)).
+    (
+        PHONE_TYPES,
+        re.compile(r",?[ \t]*(?:ext|extensi[oó]n?|extensió)\.?[ \t]*\d{2,6}(?![\w/])", re.IGNORECASE),
+        lambda text, span: True,
     ),
     # A health centre, the number or Roman numeral after its town (CS Tomelloso 2, Centro de Salud Delicias II): 33
     # gold centres of train, dev and the styles set end so, none leaves one after it. Nothing glued after the number
@@ -324,15 +332,30 @@ def _take_words_before(text: str, spans: list[Span]) -> list[Span]:
 
 
 def _take_what_follows(text: str, spans: list[Span]) -> list[Span]:
-    """Each span takes what :data:`_WHAT_FOLLOWS` gives its type right after it, short of the next span."""
+    """Each span takes what :data:`_WHAT_FOLLOWS` gives its type right after it, with the numbers found wholly inside
+    what it takes (the extension ``3317`` of ``91 503 64 27, ext. 3317``, which a network read as a town), but not when
+    another span runs into it (``Chiesi-España`` keeps its country)."""
     spans = sorted(spans)
+    swallowed: set[int] = set()
     for index, span in enumerate(spans):
-        following = spans[index + 1].start if index + 1 < len(spans) else len(text)
+        if index in swallowed:
+            continue
         for labels, after, applies in _WHAT_FOLLOWS:
             found = after.match(text, span.end) if span.label in labels else None
-            if found and found.end() <= following and applies(text, span):
+            if not found or not applies(text, span):
+                continue
+            reached = [later for later in range(index + 1, len(spans)) if spans[later].start < found.end()]
+            inside = {
+                later
+                for later in reached
+                if spans[later].start >= span.end
+                and spans[later].end <= found.end()
+                and text[spans[later].start : spans[later].end].isdigit()
+            }
+            if len(inside) == len(reached):
+                swallowed |= inside
                 span = spans[index] = replace(span, end=found.end())
-    return spans
+    return [span for index, span in enumerate(spans) if index not in swallowed]
 
 
 def _after_function_word(text: str, start: int, word_start: int) -> bool:

@@ -95,11 +95,10 @@ from dataclasses import replace
 from functools import cache
 
 from anonimed.detect.base import Detector
-from anonimed.detect.boundaries import NEXT_KEY_GLUED, PHONES_JOINT
+from anonimed.detect.boundaries import NEXT_KEY_GLUED, PHONE_TYPES, PHONES_JOINT
 from anonimed.document import Document, Span
 from anonimed.rules.language import fold
 
-PHONE_TYPES = frozenset({"NUMERO_TELEFONO", "NUMERO_FAX"})
 # Types whose values are numbers or codes; ID_SUJETO_ASISTENCIA is not one (MEDDOCAN gives it to ``raza blanca``).
 NUMBER_TYPES = PHONE_TYPES | frozenset(
     {"ID_CONTACTO_ASISTENCIAL", "ID_ASEGURAMIENTO", "ID_TITULACION_PERSONAL_SANITARIO", "ID_EMPLEO_PERSONAL_SANITARIO"}
@@ -1907,6 +1906,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
             names_or_places
             and (_title_or_department(covered) or _department_or_eponym(covered))
             and not _surname_after_a_title(text, span)
+            # An eponym's head is also a surname (Pacient: GRAU SOLSONA, MERITXELL).
+            and not (label in PERSON_TYPES and _after_a_person_key(text, span))
         )
         or ((names_or_places or label in _CENTRE_TYPES or label == "FECHAS") and _function_words_only(covered))
         or (names_or_places and fold(covered) in _NEVER_A_NAME_OR_PLACE)

@@ -25,6 +25,7 @@ _DOCUMENT_FACTS = (
     "catalan",
     "phi_words",
     "mention_texts",
+    "mention_words",
 )  # cached properties that ignore the salt
 # Types whose words name someone or somewhere: no surrogate of the note may repeat one of them.
 _NAMING_TYPES = frozenset(
@@ -66,7 +67,7 @@ class SurrogateOptions:
     another (``madre`` → ``abuela``: the guidelines count kinship as PHI) or "keep" it, so that a family history keeps
     its meaning (relatives' names are replaced either way); ``min_date_shift``/``max_date_shift`` bound the
     per-patient date offset in days (its remainder modulo a year stays away from 0, so that even a month or a
-    day-and-month changes)."""
+    day-and-month changes, and it is no whole number of weeks, so that a weekday changes too)."""
 
     sex: str = "keep"
     kinship: str = "swap"
@@ -140,13 +141,19 @@ class SurrogateContext:
         low, high = self.options.min_date_shift, self.options.max_date_shift
         while True:
             days = rng.randint(low, high)
-            if 31 <= days % 365 <= 334:
+            # Not a whole number of weeks either, or every weekday (el lunes, dilluns i dimecres) would stay.
+            if 31 <= days % 365 <= 334 and days % 7:
                 return days if rng.random() < 0.5 else -days
 
     @cached_property
     def mention_texts(self) -> frozenset[str]:
         """The folded text of every PHI mention of the note: a surrogate equal to one would show it again."""
         return frozenset(fold(self.document.span_text(span).strip()) for span in self.document.spans) - {""}
+
+    @cached_property
+    def mention_words(self) -> frozenset[str]:
+        """The folded words of the note's PHI mentions (a weekday that one names: ``martes`` of ``martes domis``)."""
+        return frozenset(word for text in self.mention_texts for word in _WORDS.findall(text))
 
     def _recreates_a_mention(self, offset: int) -> bool:
         mentions = self.mention_texts
@@ -156,7 +163,8 @@ class SurrogateContext:
         language = "ca" if self.catalan else "es"
         for span in self.document.spans:
             if span.label == "FECHAS":
-                shifted = shift_dates_by(self.document.span_text(span), offset, language)
+                # Weekdays as the dates' generator writes them: past those the note names (see shift_weekdays).
+                shifted = shift_dates_by(self.document.span_text(span), offset, language, self.mention_words)
                 if shifted is None:
                     continue
                 folded = fold(shifted.strip())

@@ -10,14 +10,15 @@ from __future__ import annotations
 import re
 
 from anonimed.transform.surrogates.context import SurrogateContext
-from anonimed.transform.surrogates.datetext import MONTHS, parse_date, shift_dates_by
+from anonimed.transform.surrogates.datetext import MONTHS, parse_date, shift_dates_by, shift_weekdays
 
-__all__ = ["MONTHS", "generalise_age", "parse_date", "shift_dates", "shift_dates_by"]
+__all__ = ["MONTHS", "generalise_age", "parse_date", "shift_dates", "shift_dates_by", "shift_weekdays"]
 
 
 def shift_dates(original: str, context: SurrogateContext) -> str | None:
-    """``original`` with every date in it moved by the document's offset, or None when no date is recognised."""
-    return shift_dates_by(original, context.date_offset, "ca" if context.catalan else "es")
+    """``original`` with every date in it moved by the document's offset, or None when no date is recognised; a
+    weekday never becomes another weekday that the note names."""
+    return shift_dates_by(original, context.date_offset, "ca" if context.catalan else "es", context.mention_words)
 
 
 def generalise_age(original: str, context: SurrogateContext) -> str:

@@ -4,6 +4,8 @@ A date is found with one of a few Spanish/Catalan layouts (``03/03/1946``, ``3 d
 ``2.003``, ``17-12-09``, ``d'abril``); only its parts (day, month, year) are rewritten, so separators, zero padding,
 two-digit years, month spelling, abbreviation and case stay as they were.  Partial dates are shifted from a point
 inside the period they name (the 15th of a month, the 2nd of July of a year), so the whole document moves together.
+A weekday's name, alone (``el lunes``), in a list (``dilluns, dimecres i divendres``) or beside its date or its day
+(``Dimarts 4``), moves by the same number of days, in its own language, number and case.
 
 Apart from :mod:`anonimed.transform.surrogates.dates` (the surrogate generators, which need a
 :class:`~anonimed.transform.surrogates.context.SurrogateContext`) because the context itself shifts dates when it
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Collection
 
-from anonimed.transform.surrogates.text import match_case
+from anonimed.transform.surrogates.text import fold, match_case
 
 MONTHS = {
     "es": (
@@ -47,9 +50,25 @@ MONTHS = {
         "desembre",
     ),
 }
+# Monday first, as datetime.date.weekday() counts; the plural where it differs (los sábados, els dissabtes).
+WEEKDAYS = {
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+    "ca": ("dilluns", "dimarts", "dimecres", "dijous", "divendres", "dissabte", "diumenge"),
+}
+_PLURAL = {"sábado": "sábados", "domingo": "domingos", "dissabte": "dissabtes", "diumenge": "diumenges"}
+_WEEKDAY_INDEX = {
+    fold(form): (language, index, form != name)
+    for language, names in WEEKDAYS.items()
+    for index, name in enumerate(names)
+    for form in (name, _PLURAL.get(name, name))
+}
+_WEEKDAY_FORMS = {form for names in WEEKDAYS.values() for name in names for form in (name, _PLURAL.get(name, name))}
+_WEEKDAY_NAMES = "|".join(sorted(_WEEKDAY_FORMS | set(_WEEKDAY_INDEX), key=len, reverse=True))
+_WEEKDAY = re.compile(rf"\b(?:{_WEEKDAY_NAMES})\b", re.IGNORECASE)
 _MONTH_NAMES = sorted({m for names in MONTHS.values() for m in names} | {"setiembre"}, key=len, reverse=True)
 _ABBREVIATIONS = sorted({m[:3] for names in MONTHS.values() for m in names})
 _MONTH = rf"(?P<month_name>(?:{'|'.join(_MONTH_NAMES)})|(?:{'|'.join(_ABBREVIATIONS)})\.?)"
+_MONTH_WORD = rf"(?:{'|'.join(_MONTH_NAMES)}|{'|'.join(_ABBREVIATIONS)})\b"
 _YEAR = r"(?P<year>\d\.\d{3}|\d{4}|'?\d{2})"
 _JOIN = r"(?P<join>\s+de\s+|\s+del\s+|\s+d'|\s+|\s*,\s*|\s*-\s*|/)"
 _LAYOUTS = (
@@ -60,12 +79,46 @@ _LAYOUTS = (
     r"(?P<month>\d{1,2})[/.\-](?P<year>\d{4})",
     rf"(?P<pre>d')?{_MONTH}",
     r"(?P<year>\d\.\d{3}|(?:1[89]|20)\d{2})",
+    # A weekday and its day of the month alone (Dimarts 4, Domingo 9): the day moves as in any month would.
+    rf"(?:{_WEEKDAY_NAMES})\s+(?P<day>\d{{1,2}})(?![/.\-]?\d)(?!\s+(?:de\s+|d'|del\s+)?{_MONTH_WORD})",
 )
 _PATTERNS = tuple(re.compile(rf"\b{layout}\b", re.IGNORECASE) for layout in _LAYOUTS)
 
 
-def shift_dates_by(original: str, offset: int, language: str) -> str | None:
-    """``original`` with every date in it moved by ``offset`` days, or None when no date is recognised."""
+def shift_dates_by(original: str, offset: int, language: str, avoid: Collection[str] = ()) -> str | None:
+    """``original`` with every date in it moved by ``offset`` days, or None when no date is recognised.  A weekday,
+    alone or beside its date, moves with it (``dilluns, dimecres i divendres`` three days on: ``dijous, dissabte i
+    dilluns``): whatever the year, a date ``offset`` days later falls that many weekdays later (see
+    :func:`shift_weekdays` for ``avoid``)."""
+    dates = _shift_date_layouts(original, offset, language)
+    if dates is None and re.search(r"\d", original):
+        return None  # a day without its month (divendres 7) cannot be placed: the caller changes its digits
+    weekdays = shift_weekdays(dates or original, offset, avoid)
+    return weekdays if dates is not None or weekdays != original else None
+
+
+def shift_weekdays(text: str, offset: int, avoid: Collection[str] = ()) -> str:
+    """``text`` with each weekday's name moved ``offset`` days on, in its language, number, case and accents; one that
+    would then read as a name in ``avoid`` (folded: the note's other mentions) moves on to the next day that does not,
+    as a note that names four weekdays or more leaves no shift that misses them all."""
+
+    def moved(match: re.Match[str]) -> str:
+        original = match.group()
+        language, index, plural = _WEEKDAY_INDEX[fold(original)]
+        for step in range(7):
+            name = WEEKDAYS[language][(index + offset + step) % 7]
+            name = _PLURAL.get(name, name) if plural else name
+            if fold(name) not in avoid:
+                break
+        written = WEEKDAYS[language][index]
+        if original.isascii() and not written.isascii():  # a note that drops accents (miercoles) keeps dropping them
+            name = fold(name)
+        return match_case(original, name)
+
+    return _WEEKDAY.sub(moved, text)
+
+
+def _shift_date_layouts(original: str, offset: int, language: str) -> str | None:
     pieces, cursor, found = [], 0, False
     while cursor < len(original):
         match = _next_date(original, cursor)

@@ -25,10 +25,13 @@ def _date(original: str, context: SurrogateContext) -> str:
     shifted = dates.shift_dates(original, context)
     if shifted is not None:
         return shifted
-    # No date layout found (a festivity, "Navidad"): the digits, if any, change; a word becomes a month, not one the
-    # note names elsewhere (San Fermín → marzo beside a real "en marzo" would show it again).
+    # No date layout found (a festivity, "Navidad", a day without its month): the digits, if any, change and a weekday
+    # moves as dates do (divendres 7); a word alone becomes a month, not one the note names elsewhere (San Fermín →
+    # marzo beside a real "en marzo" would show it again).
     if re.search(r"\d", original):
-        return numbers.reshape(original, context.random("date", fold(original)))
+        rng = context.random("date", fold(original))
+        moved = dates.shift_weekdays(original, context.date_offset, context.mention_words)
+        return re.sub(r"\d+", lambda digits: numbers.reshape(digits.group(), rng), moved)
     months = dates.MONTHS["ca" if context.catalan else "es"]
     free = [month for month in months if fold(month) not in context.mention_texts] or list(months)
     return context.random("date", fold(original)).choice(free)
