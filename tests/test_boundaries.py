@@ -197,6 +197,17 @@ def test_a_phone_takes_its_extension_and_the_number_a_model_read_in_it():
     ]
 
 
+def test_a_relative_takes_the_word_that_tells_which_one():
+    text = "la filla gran, la Carme; el germà petit (9a); su hijo Pablo mayor; la abuela materna. El padre mayor."
+    spans = [span(text, word, "FAMILIARES_SUJETO_ASISTENCIA") for word in ("filla", "germà", "Pablo", "abuela")]
+    assert [covered for _, covered in texts(text, tidy(text, spans))] == [
+        "filla gran",
+        "germà petit",
+        "Pablo",
+        "abuela materna",
+    ]
+
+
 def test_a_health_centre_takes_its_number():
     text = "dr. Villaseñor (CS Tomelloso 2)\nCentro de Salud Delicias II. C.S. Rondilla 10:30. CS Sur 3 h."
     spans = [

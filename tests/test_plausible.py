@@ -1038,6 +1038,13 @@ def test_a_surname_that_heads_an_eponym_is_a_name_after_a_person_key() -> None:
     assert kept(text, *spans_of(text, ("Grau Solsona", "TERRITORIO"))) == []
 
 
+def test_the_value_of_an_address_key_is_a_street_whatever_its_type() -> None:
+    text = "adreça: pujada del Rei Martí, 8, 2n\nTolera pujada de dosi 8"
+    assert kept(text, *spans_of(text, ("pujada del Rei Martí, 8, 2n", "CALLE"), ("pujada de dosi 8", "CALLE"))) == [
+        "pujada del Rei Martí, 8, 2n"
+    ]
+
+
 def test_a_brand_alone_in_brackets_is_no_place_but_a_known_town_is() -> None:
     text = "Edoxabán (Lixiana) 60 mg. Hospital Virgen del Castañar (Béjar). Població: Vic (Osona). Su hija (Carme)."
     assert kept(text, *spans_of(text, ("Lixiana", "TERRITORIO"))) == []

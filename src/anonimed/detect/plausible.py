@@ -95,7 +95,9 @@ from dataclasses import replace
 from functools import cache
 
 from anonimed.detect.base import Detector
+from anonimed.detect.boundaries import KINSHIP as _KINSHIP
 from anonimed.detect.boundaries import NEXT_KEY_GLUED, PHONE_TYPES, PHONES_JOINT
+from anonimed.detect.boundaries import RELATIVE_MODIFIERS as _RELATIVE_MODIFIERS
 from anonimed.document import Document, Span
 from anonimed.rules.language import fold
 
@@ -273,18 +275,6 @@ _LANGUAGES = frozenset(
     " anglesa frances francesa aleman alemany rumano rumana ruso rus chino xines portugues italiano wolof urdu amazigh"
     " bereber darija".split()
 )
-# Kinship words, and the words that tell which relative (hijo mayor, germà gran, abuela materna): after a kinship
-# word, another lower-case word is not part of a relative's span (el fill pauta de laxant). Narrower than the rules'
-# kinship list, which also holds familia, progenitores, pares: words a place or a longer span may hold.
-_KINSHIP = frozenset(
-    "hijo hija hijos hijas fill filla fills filles padre madre pare mare marit marido esposo esposa dona home hermano"
-    " hermana germa germana nieto nieta net neta abuelo abuela avi avia tio tia oncle sobrino sobrina nebot neboda"
-    " primo prima cosi cosina nuera yerno nora gendre suegro suegra sogre sogra pareja parella".split()
-)
-_RELATIVE_MODIFIERS = re.compile(
-    r"(?:mayor|menor|gran|petit|petita|petits|pequeño|pequeña|gemel[oa]s?|besso|bessona|matern[oa]s?|patern[oa]s?"
-    r"|varon|varones|mayores|menores|grans|primer|primera|segon|segona|segundo|segunda|politic[oa]|politica)"
-)
 # Catalan's "clean" (ferida neta, apòsit net) is its word for a grandchild too: a grandchild has an article before.
 _CLEAN_OR_GRANDCHILD = frozenset({"net", "neta", "nets", "netes"})
 _DETERMINER_BEFORE = re.compile(
@@ -372,6 +362,11 @@ _PERSON_KEY_BEFORE = re.compile(
     r"(?i)(?:^|\n|\t|  )[ \t]*(?:[^\W\d_]+[ \t]+){0,3}?(?:pacient[ea]?|nom|nombre|cognoms|apellidos|usuari[oa]?"
     r"|infermer[ao]|enfermer[ao]|metge|metgessa|m[eé]dic[oa]|facultativ[oa]|responsable|referent[e]?|titular"
     r"|contacte|contacto|familiar|cuidador[a]?|tutor[a]?)[ \t]*:[ \t]*\Z"
+)
+# The key of an address at the start of a line, perhaps after a leader of dots (adreça: , DOMICILIO ....... :): what
+# follows is a street whatever its type's word (pujada del Rei Martí, 8, 2n).
+_ADDRESS_KEY_BEFORE = re.compile(
+    r"(?i)(?:^|\n)[ \t]*(?:domicilio|domicili|direcci[oó]n?|adre[cç]a|enderezo|helbidea|address)[ \t.]*:[ \t]*\Z"
 )
 # What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
 # ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
@@ -602,6 +597,11 @@ def _after_a_person_key(text: str, span: Span) -> bool:
     """Whether the span is the value of a key that names a person, at the start of its line or of a column of it
     (``pacient: teresa ferré bel``, ``infermera referent: laia pla``): a name, whatever case the note writes it in."""
     return _PERSON_KEY_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
+
+
+def _after_an_address_key(text: str, span: Span) -> bool:
+    """Whether the span is the value of an address key (``adreça: pujada del Rei Martí, 8, 2n``)."""
+    return _ADDRESS_KEY_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
 
 
 def _after_a_title(text: str, span: Span) -> bool:
@@ -1899,7 +1899,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
     return (
         _is_key(text, span)
         or len(_ALPHANUMERIC.findall(covered)) > _MOST_WORDS.get(label, len(covered))
-        or (label == STREET and not _street_shaped(covered, capitalised))
+        or (label == STREET and not _street_shaped(covered, capitalised) and not _after_an_address_key(text, span))
         or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
         or (names_or_places and label != STREET and capitalised and _words_of_a_heading(text, span))
         or (

@@ -31,6 +31,7 @@ travessia camino camí cami carretera ctra carrer carrera rambla glorieta urbani
 pol partida vía via costanilla cuesta pasaje passatge passadís callejón carreró muelle moll bulevar bulevard
 crta pz pza rúa rua rda rbla ptge pje psg trav trv pda
 kalea kale etorbidea pasealekua enparantza
+caserío caserio baserri baserria cortijo masia masía
 """.split()
 
 # Words that join the words of a name (Sant Joan de les Abadesses) and name nothing alone.
