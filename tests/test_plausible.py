@@ -1038,6 +1038,12 @@ def test_a_surname_that_heads_an_eponym_is_a_name_after_a_person_key() -> None:
     assert kept(text, *spans_of(text, ("Grau Solsona", "TERRITORIO"))) == []
 
 
+def test_a_lower_case_name_after_the_word_for_the_patient_is_kept_in_a_note_that_capitalises() -> None:
+    text = "Visto por Dr. Rey y Dra. Soler.\npac mamadou diallo sow.habla wolof\ncon dolor toracico"
+    assert kept(text, *spans_of(text, ("mamadou diallo sow", "NOMBRE_SUJETO_ASISTENCIA"))) == ["mamadou diallo sow"]
+    assert kept(text, *spans_of(text, ("dolor toracico", "NOMBRE_SUJETO_ASISTENCIA"))) == []
+
+
 def test_the_value_of_an_address_key_is_a_street_whatever_its_type() -> None:
     text = "adreça: pujada del Rei Martí, 8, 2n\nTolera pujada de dosi 8"
     assert kept(text, *spans_of(text, ("pujada del Rei Martí, 8, 2n", "CALLE"), ("pujada de dosi 8", "CALLE"))) == [

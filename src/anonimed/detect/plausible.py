@@ -363,10 +363,15 @@ _PERSON_KEY_BEFORE = re.compile(
     r"|infermer[ao]|enfermer[ao]|metge|metgessa|m[eé]dic[oa]|facultativ[oa]|responsable|referent[e]?|titular"
     r"|contacte|contacto|familiar|cuidador[a]?|tutor[a]?)[ \t]*:[ \t]*\Z"
 )
-# The key of an address at the start of a line, perhaps after a leader of dots (adreça: , DOMICILIO ....... :): what
-# follows is a street whatever its type's word (pujada del Rei Martí, 8, 2n).
+# The word for the patient opening a line, with no colon (pac mamadou diallo sow.habla wolof): a name follows.
+_PATIENT_WORD_BEFORE = re.compile(r"(?i)(?:^|\n)[ \t]*(?:pac|pte|paciente|pacienta|pacient)\.?[ \t]+\Z")
+# The key of an address at the start of a line or of a field, perhaps after a leader of dots (adreça: , DOMICILIO
+# ....... :, 81a. enderezo:): what follows is a street whatever its type's word (pujada del Rei Martí, 8, 2n).
 _ADDRESS_KEY_BEFORE = re.compile(
-    r"(?i)(?:^|\n)[ \t]*(?:domicilio|domicili|direcci[oó]n?|adre[cç]a|enderezo|helbidea|address)[ \t.]*:[ \t]*\Z"
+    r"(?i)(?:^|\n|[.;,|][ \t]|[ \t]{2})[ \t]*(?:domicilio|domicili|direcci[oó]n?|adre[cç]a|enderezo|helbidea|address)"
+    r"[ \t.]*:[ \t]*\Z"
+    # Or where someone lives, in a sentence (vive en lugar de outeiro 14, domicilio lugar de vilar 14).
+    r"|\b(?:vive|viu|reside|resideix|domicilio|domicili)(?:[ \t]+(?:en|a|al))?[ \t]+\Z"
 )
 # What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
 # ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
@@ -595,8 +600,13 @@ def _before_age_or_identifier(text: str, span: Span) -> bool:
 
 def _after_a_person_key(text: str, span: Span) -> bool:
     """Whether the span is the value of a key that names a person, at the start of its line or of a column of it
-    (``pacient: teresa ferré bel``, ``infermera referent: laia pla``): a name, whatever case the note writes it in."""
-    return _PERSON_KEY_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
+    (``pacient: teresa ferré bel``, ``infermera referent: laia pla``), or follows the word for the patient that opens
+    a line (``pac mamadou diallo sow``): a name, whatever case the note writes it in."""
+    start = max(0, span.start - 48)
+    return (
+        _PERSON_KEY_BEFORE.search(text, start, span.start) is not None
+        or _PATIENT_WORD_BEFORE.search(text, start, span.start) is not None
+    )
 
 
 def _after_an_address_key(text: str, span: Span) -> bool:
@@ -1823,7 +1833,10 @@ _CENTRE_HEADS = _CENTRE_ABBREVIATIONS | frozenset(
     "hospital hospitalario hospitalari clinica clinic policlinica sanatorio complejo complexo centro centre salud salut"
     " institut instituto fundacion fundacio consorci parc corporacio residencia universidad universitat ambulatorio"
     " consultorio consultori mutua ajuntament ayuntamiento colegio escola escuela ies ceip asociacion associacio"
-    " sociedad societat servicio servei unidad unitat ospitale ospitalea osasun zentroa hopital materno".split()
+    " sociedad societat servicio servei unidad unitat ospitale ospitalea osasun zentroa hopital materno"
+    # The out-of-hours points: pac son servera, suap collado villalba (pac alone may be the patient: see
+    # _patient_not_a_care_point).
+    " pac suap cuap puac dccu".split()
 )
 # With the pronoun that opens a consent (``Yo, Silvia Moreno``) and Catalan's ``des`` (des de 2014): words that name
 # nobody and nowhere.
