@@ -1044,6 +1044,14 @@ def test_a_lower_case_name_after_the_word_for_the_patient_is_kept_in_a_note_that
     assert kept(text, *spans_of(text, ("dolor toracico", "NOMBRE_SUJETO_ASISTENCIA"))) == []
 
 
+def test_a_role_before_a_clinician_is_cut_and_a_name_before_sex_and_age_in_brackets_is_kept() -> None:
+    text = "Visto por Dr. Rey y Dra. Soler.\nhigienista Bàrbara Oliver / odontóloga\nwang lihua (dona, 63a), china."
+    assert kept(text, *spans_of(text, ("higienista Bàrbara Oliver", "NOMBRE_PERSONAL_SANITARIO"))) == [
+        "Bàrbara Oliver"
+    ]
+    assert kept(text, *spans_of(text, ("wang lihua", "NOMBRE_SUJETO_ASISTENCIA"))) == ["wang lihua"]
+
+
 def test_the_value_of_an_address_key_is_a_street_whatever_its_type() -> None:
     text = "adreça: pujada del Rei Martí, 8, 2n\nTolera pujada de dosi 8"
     assert kept(text, *spans_of(text, ("pujada del Rei Martí, 8, 2n", "CALLE"), ("pujada de dosi 8", "CALLE"))) == [

@@ -165,7 +165,8 @@ _ROLE_WORDS = frozenset(
     " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
     " llevadora supervisor supervisora coordinador coordinadora firma firmado signat solicitante peticionario"
     " peticionaria remitente informante sollicitant licitant alumno alumna alumne estudiante gestor gestora casos due"
-    " tcae usuario usuaria usuari".split()
+    " tcae usuario usuaria usuari higienista logopeda fisioterapeuta fisio dietista nutricionista podologo podologa"
+    " podoleg optometrista educadora educador integradora integrador mediadora mediador".split()
 )
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
@@ -376,7 +377,7 @@ _ADDRESS_KEY_BEFORE = re.compile(
 # What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
 # ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
 _AGE_OR_IDENTIFIER_AFTER = re.compile(
-    r"(?i)[ \t]*[,(/]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)[ \t]+)?(?:de[ \t]+)?~?"
+    r"(?i)[ \t]*[,(/]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)(?:[ \t]*,)?[ \t]+)?(?:de[ \t]+)?~?"
     r"\d{1,3}[ \t]*(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])"
     r"|(?:nie|dni|nif|sip|cip|tis|tsi|nhc|nass|nuhsa|pasaporte|passaport|tlf|telf|tfno|tel[eè]fon[o]?)\b)"
 )
@@ -589,7 +590,7 @@ def _lower_case_word(text: str, span: Span) -> bool:
 
 def _before_age_or_identifier(text: str, span: Span) -> bool:
     """Whether the patient's age or an identifier's or a phone's key follows the span (``yesenia mamani quispe,26a``,
-    ``marcos,18 meses``, ``fatima zahra el amrani,nie``, ``cama 2 koldo arbizu 19a``, ``pac mamadou diallo,tlf:``): a
+    ``marcos,18 meses``, ``fatima zahra el amrani,nie``, ``cama 2 koldo arbizu 19a``, ``pac mamadou diallo,tlf:``, ``wang lihua (dona, 63a)``): a
     name in lower case, as telegraphic notes write the patient's even where they capitalise hospitals and towns."""
     after = _AGE_OR_IDENTIFIER_AFTER.match(text, span.end)
     # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años).
