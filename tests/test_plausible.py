@@ -1046,9 +1046,7 @@ def test_a_lower_case_name_after_the_word_for_the_patient_is_kept_in_a_note_that
 
 def test_a_role_before_a_clinician_is_cut_and_a_name_before_sex_and_age_in_brackets_is_kept() -> None:
     text = "Visto por Dr. Rey y Dra. Soler.\nhigienista Bàrbara Oliver / odontóloga\nwang lihua (dona, 63a), china."
-    assert kept(text, *spans_of(text, ("higienista Bàrbara Oliver", "NOMBRE_PERSONAL_SANITARIO"))) == [
-        "Bàrbara Oliver"
-    ]
+    assert kept(text, *spans_of(text, ("higienista Bàrbara Oliver", "NOMBRE_PERSONAL_SANITARIO"))) == ["Bàrbara Oliver"]
     assert kept(text, *spans_of(text, ("wang lihua", "NOMBRE_SUJETO_ASISTENCIA"))) == ["wang lihua"]
 
 
