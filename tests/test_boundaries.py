@@ -24,6 +24,11 @@ def texts(text: str, spans: list[Span]) -> list[tuple[str, str]]:
     return [(s.label, text[s.start : s.end]) for s in spans]
 
 
+def tidied(text: str, found: list[tuple[str, str]]) -> list[str]:
+    """The covered texts of the spans ``found`` (each text's first occurrence and its type) after :func:`tidy`."""
+    return [covered for _, covered in texts(text, tidy(text, [span(text, words, label) for words, label in found]))]
+
+
 def test_trailing_punctuation_and_function_words_are_left_out():
     text = "Benito Juárez, Ciudad de México, México. Hospital Universitario Fundación Santafé de Bogotá."
     spans = [
@@ -170,27 +175,18 @@ def test_a_name_ends_before_a_verb_and_a_date_before_the_next_fields_key():
 
 def test_a_hospital_takes_its_owner_before_it():
     text = "eco en Fundación Hospital Calahorra el 14/04; Consorci Hospitalari de Vic; Fundación Jiménez Díaz"
-    spans = [
-        span(text, "Hospital Calahorra", "HOSPITAL"),
-        span(text, "Hospitalari de Vic", "HOSPITAL"),
-        span(text, "Jiménez Díaz", "HOSPITAL"),
-    ]
-    assert [covered for _, covered in texts(text, tidy(text, spans))] == [
-        "Fundación Hospital Calahorra",
-        "Consorci Hospitalari de Vic",
-        "Jiménez Díaz",
-    ]
+    found = [("Hospital Calahorra", "HOSPITAL"), ("Hospitalari de Vic", "HOSPITAL"), ("Jiménez Díaz", "HOSPITAL")]
+    assert tidied(text, found) == ["Fundación Hospital Calahorra", "Consorci Hospitalari de Vic", "Jiménez Díaz"]
 
 
 def test_a_phone_takes_its_extension_and_the_number_a_model_read_in_it():
     text = "Tel. 91 503 64 27, ext. 3317\nTrucar al 93 274 60 00 (ext. 4412) o al 971 17 50 00 ext. 69210."
-    spans = [
-        span(text, "91 503 64 27", "NUMERO_TELEFONO"),
-        span(text, "3317", "TERRITORIO"),
-        span(text, "93 274 60 00", "NUMERO_TELEFONO"),
-        span(text, "971 17 50 00", "NUMERO_TELEFONO"),
+    phones = [
+        ("91 503 64 27", "NUMERO_TELEFONO"),
+        ("93 274 60 00", "NUMERO_TELEFONO"),
+        ("971 17 50 00", "NUMERO_TELEFONO"),
     ]
-    assert [covered for _, covered in texts(text, tidy(text, spans))] == [
+    assert tidied(text, [*phones, ("3317", "TERRITORIO")]) == [
         "91 503 64 27, ext. 3317",
         "93 274 60 00",
         "971 17 50 00 ext. 69210",
@@ -199,13 +195,8 @@ def test_a_phone_takes_its_extension_and_the_number_a_model_read_in_it():
 
 def test_a_relative_takes_the_word_that_tells_which_one():
     text = "la filla gran, la Carme; el germà petit (9a); su hijo Pablo mayor; la abuela materna. El padre mayor."
-    spans = [span(text, word, "FAMILIARES_SUJETO_ASISTENCIA") for word in ("filla", "germà", "Pablo", "abuela")]
-    assert [covered for _, covered in texts(text, tidy(text, spans))] == [
-        "filla gran",
-        "germà petit",
-        "Pablo",
-        "abuela materna",
-    ]
+    found = [(word, "FAMILIARES_SUJETO_ASISTENCIA") for word in ("filla", "germà", "Pablo", "abuela")]
+    assert tidied(text, found) == ["filla gran", "germà petit", "Pablo", "abuela materna"]
 
 
 def test_a_health_centre_takes_its_number():
