@@ -1050,6 +1050,12 @@ def test_a_role_before_a_clinician_is_cut_and_a_name_before_sex_and_age_in_brack
     assert kept(text, *spans_of(text, ("wang lihua", "NOMBRE_SUJETO_ASISTENCIA"))) == ["wang lihua"]
 
 
+def test_a_name_sheds_the_sex_or_title_word_a_member_took_in_but_a_relative_keeps_its_kinship_word() -> None:
+    text = "Visto por Dr. Rey y Dra. Soler.\nQue la nena Aina Ferrà Vidal, amb targeta. Ve amb la filla Núria Puig."
+    assert kept(text, *spans_of(text, ("nena Aina Ferrà Vidal", "NOMBRE_SUJETO_ASISTENCIA"))) == ["Aina Ferrà Vidal"]
+    assert kept(text, *spans_of(text, ("filla Núria Puig", "FAMILIARES_SUJETO_ASISTENCIA"))) == ["filla Núria Puig"]
+
+
 def test_the_value_of_an_address_key_is_a_street_whatever_its_type() -> None:
     text = "adreça: pujada del Rei Martí, 8, 2n\nTolera pujada de dosi 8"
     assert kept(text, *spans_of(text, ("pujada del Rei Martí, 8, 2n", "CALLE"), ("pujada de dosi 8", "CALLE"))) == [

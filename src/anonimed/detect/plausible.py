@@ -1503,6 +1503,27 @@ _without_a_trailing_code = _cut_before(_TRAILING_CODE)
 _before_a_glued_town = _cut_before(_GLUED_TOWN)
 
 
+# Lower-case words that open a person's span before the capitalised name and are no part of it: a sex or kinship word,
+# a title, the word for the patient (Que la nena Aina Ferrà Vidal, amb targeta; la filla Núria).
+_NO_NAME_BEFORE_A_NAME = _KINSHIP | frozenset(
+    "nena nen nina nin niña niño noia noi xiqueta xiquet bebe home dona hombre mujer varon senyor senyora senor senora"
+    " don dona sr sra pacient pacienta paciente usuari usuaria usuario".split()
+)
+_OPENING_WORD = re.compile(r"(?P<word>[^\W\d_]+)[ \t]+(?=[A-ZÀ-Ý])")
+
+
+def _without_a_word_of_no_name_before(text: str, span: Span) -> Span:
+    """A person's span without the lower-case sex, kinship or title words that open it before a capitalised name
+    (``nena Aina Ferrà Vidal`` → ``Aina Ferrà Vidal``): a member may take the word in, and the checks would then drop
+    the whole name as lower-case prose."""
+    start = span.start
+    while (opening := _OPENING_WORD.match(text, start, span.end)) and (
+        opening.group("word").islower() and fold(opening.group("word")) in _NO_NAME_BEFORE_A_NAME
+    ):
+        start = opening.end()
+    return span if start == span.start else replace(span, start=start)
+
+
 def _with_the_number_before_the_unit(text: str, span: Span) -> Span:
     """An age's unit alone grows to take its number (``34 [anys]`` → ``[34 anys]``)."""
     if fold(text[span.start : span.end]) not in _AGE_UNIT_WORDS:
@@ -1865,6 +1886,11 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     # The code first: a name may run over a key and its number (juan perez nis 2018004417).
     (lambda label: label in PERSON_TYPES, _without_a_trailing_code),
     (lambda label: label in PERSON_TYPES, _without_a_trailing_key),
+    # Not a relative's: its kinship word is PHI of its own (la filla Núria).
+    (
+        lambda label: label in ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"),
+        _without_a_word_of_no_name_before,
+    ),
     (lambda label: label in ("EDAD_SUJETO_ASISTENCIA", "HOSPITAL", "CENTRO_SALUD", STREET), _before_a_glued_sentence),
     (lambda label: label in _CENTRE_TYPES, _before_a_signature),
     (lambda label: label == "TERRITORIO", _place_before_a_clause),
