@@ -468,7 +468,8 @@ def test_matching_shortcuts_change_no_match() -> None:
         for element in rule.elements()
         if element.condition is not None
     }
-    for number, document in enumerate(read_brat_dir(STYLES)):
+    # Every twelfth note of the styles set, all five styles: trying every start is slow, and the set keeps growing.
+    for number, document in enumerate(read_brat_dir(STYLES)[::12]):
         views = token_views(document.text)
         fresh = ConditionMemo(rules.gazetteers)
         assert find_matches(rules.compiled, views, memo) == find_matches(every_start, views, fresh)
