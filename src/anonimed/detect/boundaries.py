@@ -28,8 +28,9 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   train and dev do); a name the abbreviated María before it (``Mª Amparo``), a hospital the foundation or consortium
   that owns it (``Fundación`` + ``Hospital Calahorra``), a health centre its number (``CS Tomelloso 2``), as every such
   gold span of train, dev and the styles set does; a relative the word that tells which one (``hijo`` + ``mayor``,
-  ``germà`` + ``gran``: 25 of 25 in train and dev), a phone its extension unbracketed (``971 17 50 00 ext. 69210``); a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets of
-  train and dev stand before ``C.P.``, none takes the ``C``); a name or a centre takes the capitalised word that a
+  ``germà`` + ``gran``: 25 of 25 in train and dev), a phone its extension unbracketed (``971 17 50 00 ext. 69210``);
+  a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets of train and dev stand before ``C.P.``, none takes
+  the ``C``); a name or a centre takes the capitalised word that a
   hyphen glues to its end (``H. Don Benito`` + ``-Villanueva``); an identifier ends before the next key that a slash
   glues to it (``00482113/cip``); a centre ends before a gap of spaces and a lower-case word (``CS Maspalomas  sáb
   19/07``: the next field) and before its department, building or floor (``Institut de Medicina Legal de Catalunya`` +

@@ -114,9 +114,11 @@ def _one_type_per_entity(tags: list[str], weights: Mapping[int, Mapping[str, flo
     (the patient's first name, a clinician's surname) are one entity of one type."""
     end = 0
     for index in sorted(weights):  # the voted tokens: every other one is outside
-        if index < end or tags[index] == OUTSIDE or group_of(tags[index][2:]) not in groups:
+        if index < end or tags[index] == OUTSIDE:
             continue
         group = group_of(tags[index][2:])
+        if group not in groups:
+            continue
         end = index + 1
         while end < len(tags) and tags[end].startswith("I-") and group_of(tags[end][2:]) == group:
             end += 1

@@ -95,9 +95,7 @@ from dataclasses import replace
 from functools import cache
 
 from anonimed.detect.base import Detector
-from anonimed.detect.boundaries import KINSHIP as _KINSHIP
-from anonimed.detect.boundaries import NEXT_KEY_GLUED, PHONE_TYPES, PHONES_JOINT
-from anonimed.detect.boundaries import RELATIVE_MODIFIERS as _RELATIVE_MODIFIERS
+from anonimed.detect.boundaries import KINSHIP, NEXT_KEY_GLUED, PHONE_TYPES, PHONES_JOINT, RELATIVE_MODIFIERS
 from anonimed.document import Document, Span
 from anonimed.rules.language import fold
 
@@ -590,8 +588,9 @@ def _lower_case_word(text: str, span: Span) -> bool:
 
 def _before_age_or_identifier(text: str, span: Span) -> bool:
     """Whether the patient's age or an identifier's or a phone's key follows the span (``yesenia mamani quispe,26a``,
-    ``marcos,18 meses``, ``fatima zahra el amrani,nie``, ``cama 2 koldo arbizu 19a``, ``pac mamadou diallo,tlf:``, ``wang lihua (dona, 63a)``): a
-    name in lower case, as telegraphic notes write the patient's even where they capitalise hospitals and towns."""
+    ``marcos,18 meses``, ``fatima zahra el amrani,nie``, ``cama 2 koldo arbizu 19a``, ``pac mamadou diallo,tlf:``,
+    ``wang lihua (dona, 63a)``): a name in lower case, as telegraphic notes write the patient's even where they
+    capitalise hospitals and towns."""
     after = _AGE_OR_IDENTIFIER_AFTER.match(text, span.end)
     # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años).
     return after is not None and (
@@ -960,7 +959,7 @@ def _after_a_kinship_word(text: str, span: Span) -> Span:
 
     words = list(_WORD.finditer(text, span.start, span.end))
     for index, word in enumerate(words):
-        if fold(word.group()) not in _KINSHIP:
+        if fold(word.group()) not in KINSHIP:
             continue
         if word.group().istitle() and not text[span.start : span.end].isupper():
             return span  # a nickname (el "Tío Quico")
@@ -1117,7 +1116,7 @@ def _function_words_only(covered: str) -> bool:
         bool(words)
         and not any(c.isdigit() for c in covered)  # E-28015 is a postal code
         and all(w in _FUNCTION_WORDS for w in words[:-1])
-        and (words[-1] in _FUNCTION_WORDS or (len(words) > 1 and words[-1] in _KINSHIP))
+        and (words[-1] in _FUNCTION_WORDS or (len(words) > 1 and words[-1] in KINSHIP))
     )
 
 
@@ -1310,9 +1309,9 @@ def _relative_end(text: str, span: Span) -> Span:
     words = list(_WORD.finditer(text, span.start, span.end))
     if len(words) != 2 or words[1].end() != span.end or not all(w.group().islower() for w in words):
         return span
-    if fold(words[0].group()) not in _KINSHIP:
+    if fold(words[0].group()) not in KINSHIP:
         return span
-    if _RELATIVE_MODIFIERS.fullmatch(fold(words[1].group())):
+    if RELATIVE_MODIFIERS.fullmatch(fold(words[1].group())):
         return span
     return Span(span.start, words[0].end(), span.label, span.score, span.source)
 
@@ -1505,9 +1504,9 @@ _before_a_glued_town = _cut_before(_GLUED_TOWN)
 
 # Lower-case words that open a person's span before the capitalised name and are no part of it: a sex or kinship word,
 # a title, the word for the patient (Que la nena Aina Ferrà Vidal, amb targeta; la filla Núria).
-_NO_NAME_BEFORE_A_NAME = _KINSHIP | frozenset(
+_NO_NAME_BEFORE_A_NAME = KINSHIP | frozenset(
     "nena nen nina nin niña niño noia noi xiqueta xiquet bebe home dona hombre mujer varon senyor senyora senor senora"
-    " don dona sr sra pacient pacienta paciente usuari usuaria usuario".split()
+    " don sr sra pacient pacienta paciente usuari usuaria usuario".split()
 )
 _OPENING_WORD = re.compile(r"(?P<word>[^\W\d_]+)[ \t]+(?=[A-ZÀ-Ý])")
 
@@ -1637,7 +1636,7 @@ def _department_only(covered: str) -> bool:
 
 def _kinship_inside(covered: str) -> bool:
     """A place that holds a kinship word is a phrase about relatives (``la custodia dels dos fills``)."""
-    return any(fold(word) in _KINSHIP for word in _own_words(covered))
+    return any(fold(word) in KINSHIP for word in _own_words(covered))
 
 
 def _lower_case_centre_end(text: str, span: Span) -> Span | None:

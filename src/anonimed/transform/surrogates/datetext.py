@@ -56,14 +56,15 @@ WEEKDAYS = {
     "ca": ("dilluns", "dimarts", "dimecres", "dijous", "divendres", "dissabte", "diumenge"),
 }
 _PLURAL = {"sábado": "sábados", "domingo": "domingos", "dissabte": "dissabtes", "diumenge": "diumenges"}
-_WEEKDAY_INDEX = {
-    fold(form): (language, index, form != name)
+# Each form of a weekday's name (singular, plural), written and without accents: its language, index and number.
+_WEEKDAY_FORMS = {
+    form: (language, index, form != name)
     for language, names in WEEKDAYS.items()
     for index, name in enumerate(names)
     for form in (name, _PLURAL.get(name, name))
 }
-_WEEKDAY_FORMS = {form for names in WEEKDAYS.values() for name in names for form in (name, _PLURAL.get(name, name))}
-_WEEKDAY_NAMES = "|".join(sorted(_WEEKDAY_FORMS | set(_WEEKDAY_INDEX), key=len, reverse=True))
+_WEEKDAY_INDEX = {fold(form): about for form, about in _WEEKDAY_FORMS.items()}
+_WEEKDAY_NAMES = "|".join(sorted(set(_WEEKDAY_FORMS) | set(_WEEKDAY_INDEX), key=len, reverse=True))
 _WEEKDAY = re.compile(rf"\b(?:{_WEEKDAY_NAMES})\b", re.IGNORECASE)
 _MONTH_NAMES = sorted({m for names in MONTHS.values() for m in names} | {"setiembre"}, key=len, reverse=True)
 _ABBREVIATIONS = sorted({m[:3] for names in MONTHS.values() for m in names})
