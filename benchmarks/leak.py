@@ -26,10 +26,12 @@ import time
 import unicodedata
 from collections import Counter
 from datetime import date
+from collections.abc import Iterable
 from pathlib import Path
 
 from anonimed.deidentify import Deidentifier, load_model
 from anonimed.formats.brat import read_brat_dir
+from anonimed.document import Span
 from anonimed.schema import group_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +57,13 @@ def _occurrences(text: str, needle: str) -> list[int]:
 
 def _inside_any(start: int, end: int, spans: list) -> bool:
     return any(span.start < end and start < span.end for span in spans)
+
+
+def left_in_place(start: int, end: int, replaced: Iterable[Span]) -> bool:
+    """Whether a mention at ``start:end`` of the input was left as it was: no replacement touched any of its
+    characters. Stricter than finding its text anywhere in the output, which also counts a short name that occurs
+    elsewhere as a common word, or a surrogate that happens to equal it."""
+    return not _inside_any(start, end, list(replaced))
 
 
 def main() -> int:

@@ -10,7 +10,8 @@ For each system and each style (narrativa, catala, radiologia, primaria, cabecer
 - spans that cross a line break (a header value running into the next key);
 - verbatim survival after ``deidentify`` with the default surrogates: the share of identifying gold mentions (names,
   streets, centres, identifiers, contacts, dates; 4 characters or more) whose exact text still occurs in the
-  de-identified note.
+  de-identified note; and, stricter, the share left in place (no replacement touched any of their characters),
+  which does not count a short name found elsewhere as a common word, nor a surrogate that happens to equal it.
 
 Systems: ``default`` (the shipped model as it ships: its vote's spans made plausible, and the shipped rules where it
 found nothing; predict's ``balanced`` vote, deidentify's ``recall`` vote), ``default-plain`` (the same vote without
@@ -41,7 +42,7 @@ from anonimed.evaluate.matching import character_counts, set_counts
 from anonimed.formats.brat import read_brat_dir
 from anonimed.models import DEFAULT_MODEL_DIR, load_detector, load_model_dir
 from anonimed.rules import load_rules
-from leak import MIN_CHARACTERS, identifying  # the leak benchmark's measure, on this set
+from leak import MIN_CHARACTERS, identifying, left_in_place  # the leak benchmark's measure, on this set
 
 ROOT = Path(__file__).resolve().parents[1]
 STYLES_DIR = ROOT / "benchmarks" / "styles"
@@ -65,7 +66,7 @@ def measure(system: str, notes: list[Document]) -> dict[str, Any]:
     predict, deidentify_model = detectors(system)
     deidentifier = Deidentifier(model=deidentify_model, seed=0)
     by_style: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {"characters": Counts(), "strict": Counts(), "crossing": 0, "mentions": 0, "survived": 0, "notes": 0}
+        lambda: {"characters": Counts(), "strict": Counts(), "crossing": 0, "mentions": 0, "survived": 0, "in_place": 0, "notes": 0}
     )
     started = time.perf_counter()
     for note in notes:
@@ -79,12 +80,15 @@ def measure(system: str, notes: list[Document]) -> dict[str, Any]:
             )
             row["strict"] += set_counts({s.key for s in note.spans}, {s.key for s in spans})
             row["crossing"] += sum("\n" in note.text[s.start : s.end] for s in spans)
-        output = deidentifier.deidentify(note.text).text
-        mentions = [note.span_text(s) for s in note.spans if identifying(s.label) and len(s) >= MIN_CHARACTERS]
-        survived = sum(mention in output for mention in mentions)
+        result = deidentifier.deidentify(note.text)
+        replaced = [r.input for r in result.replacements]
+        mentions = [s for s in note.spans if identifying(s.label) and len(s) >= MIN_CHARACTERS]
+        survived = sum(note.span_text(mention) in result.text for mention in mentions)
+        in_place = sum(left_in_place(mention.start, mention.end, replaced) for mention in mentions)
         for key in (style, "all"):
             by_style[key]["mentions"] += len(mentions)
             by_style[key]["survived"] += survived
+            by_style[key]["in_place"] += in_place
     seconds = time.perf_counter() - started
     return {
         "system": system,
@@ -105,20 +109,23 @@ def _figures(row: dict[str, Any]) -> dict[str, Any]:
         "identifying_mentions": row["mentions"],
         "survived_verbatim": row["survived"],
         "survival": round(row["survived"] / row["mentions"], 4) if row["mentions"] else 0.0,
+        "left_in_place": row["in_place"],
+        "share_left_in_place": round(row["in_place"] / row["mentions"], 4) if row["mentions"] else 0.0,
     }
 
 
 def table(results: list[dict[str, Any]]) -> str:
     lines = [
-        "| system | style | notes | char R | char P | strict F1 | spans across lines | survive verbatim |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| system | style | notes | char R | char P | strict F1 | spans across lines | survive verbatim | left in place |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for result in results:
         for style, f in result["styles"].items():
             lines.append(
                 f"| {result['system']} | {style} | {f['notes']} | {f['character_recall']:.3f} | "
                 f"{f['character_precision']:.3f} | {f['strict_f1']:.3f} | {f['spans_across_lines']} | "
-                f"{f['survived_verbatim']}/{f['identifying_mentions']} ({f['survival']:.1%}) |"
+                f"{f['survived_verbatim']}/{f['identifying_mentions']} ({f['survival']:.1%}) | "
+                f"{f['left_in_place']} ({f['share_left_in_place']:.1%}) |"
             )
     return "\n".join(lines)
 
