@@ -227,6 +227,26 @@ def test_weekdays_move_with_the_dates_and_keep_their_language_number_and_case(se
     assert int(second) - int(first) in (1, 1 - 30, 1 - 31)
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_a_day_and_month_without_a_year_move_as_a_date(seed: int):
+    """``12/08`` is the 12th of August: it moves by the note's offset, padded as written (it read ``27/65``)."""
+    import datetime as dt
+
+    context = SurrogateContext(Document("n", "x"), Keyring(seed=seed))
+    for original, separator in (("12/08", "/"), ("3-7", "-")):
+        new = surrogate("FECHAS", original, context)
+        day, month = (int(part) for part in new.split(separator))
+        old_day, old_month = (int(part) for part in original.split(separator))
+        moved = dt.date(2000, old_month, old_day) + dt.timedelta(days=context.date_offset)
+        assert (day, month) == (moved.day, moved.month)
+        assert len(new) == len(original) or original == "3-7"
+    # Its weekday moves with it, in Galician too (venres 9 read as venres with new digits).
+    from anonimed.transform.surrogates.datetext import WEEKDAYS
+
+    weekday = surrogate("FECHAS", "xoves 3/4", context).split()[0]
+    assert weekday == WEEKDAYS["gl"][(3 + context.date_offset) % 7]
+
+
 def test_a_date_no_layout_reads_keeps_its_words_and_changes_its_digits():
     """A festivity's day or a day whose month is elsewhere: its digits change, its words stay words."""
     context = context_for()

@@ -330,6 +330,12 @@ _BARE_YEARS_UNIT = re.compile(r"\d[ \t]*a\Z")
 _NUMBER_NEXT = re.compile(r"[ \t]+\d")
 # What a job is worked in, not the job (trabaja a turnos, treballa a torns).
 _NOT_OCCUPATIONS = frozenset("turnos turno torns torn jornada media completa parcial tiempo temps".split())
+# Being retired is no occupation (jubilat, jubilada, pensionista): the guidelines tag the job, not its end.
+_RETIRED = frozenset("jubilado jubilada jubilados jubiladas jubilat jubilats jubilades pensionista pensionistas retirado retirada".split())
+# A Spanish postal code opens with its province's number, 01 to 52: a five-digit code outside them is another code
+# (a nursing diagnosis' NANDA number: Risc de caigudes (00155)).
+_POSTAL_CODE = re.compile(r"\d{5}")
+_PROVINCES = range(1, 53)
 # A department or a centre's acronym after de/del, which ends a clinician's name (Dr. Oliveras del CSMA, Dr.
 # Ferreiro de Oncología).
 _DEPARTMENT_AFTER_A_NAME = re.compile(r"[ \t]+(?:del|de|d['’])[ \t]*(?:la[ \t]+|l['’])?(?P<word>[^\W\d_]+)")
@@ -1374,9 +1380,14 @@ def _range_start(text: str, span: Span) -> bool:
 
 
 def _not_an_occupation(covered: str) -> bool:
-    """How a job is worked (``a turnos``), not the job."""
+    """How a job is worked (``a turnos``), or being retired (``jubilat``), not the job."""
     words = _WORD.findall(covered)
-    return bool(words) and fold(words[0]) in _NOT_OCCUPATIONS
+    return bool(words) and (fold(words[0]) in _NOT_OCCUPATIONS or fold(covered.strip()) in _RETIRED)
+
+
+def _no_postal_code(covered: str) -> bool:
+    """Five digits that no province's postal codes start with (``00155``)."""
+    return _POSTAL_CODE.fullmatch(covered) is not None and int(covered[:2]) not in _PROVINCES
 
 
 def _whole_name(text: str, span: Span) -> Span:
@@ -1960,7 +1971,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (names_or_places and _job_title(covered) and not (label == STREET and _DIGIT_GROUP.search(covered)))
         or (label in PLACE_TYPES and (_language(covered) or fold(covered) in _ALONE))
         or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and _care_log(covered))
-        or (label == "TERRITORIO" and _extension(text, span))
+        or (label == "TERRITORIO" and (_extension(text, span) or _no_postal_code(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))

@@ -52,7 +52,7 @@ CONDITION_KEYS = frozenset(
 )
 ELEMENT_KEYS = frozenset({"any", "optional", "repeat", "phi"})
 RULE_KEYS = frozenset({"name", "label", "pattern", "score", "description", "examples", "cross_lines"})
-MAX_REPEAT = 20
+MAX_REPEAT = 60  # a leader of dots between a key and its value can run to 40 or more
 
 
 class RuleError(ValueError):

@@ -51,7 +51,9 @@ MONTHS = {
     ),
 }
 # Monday first, as datetime.date.weekday() counts; the plural where it differs (los sábados, els dissabtes).
+# Galician first, so that the names it shares with Spanish (martes, sábado, domingo) read as Spanish.
 WEEKDAYS = {
+    "gl": ("luns", "martes", "mércores", "xoves", "venres", "sábado", "domingo"),
     "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
     "ca": ("dilluns", "dimarts", "dimecres", "dijous", "divendres", "dissabte", "diumenge"),
 }
@@ -78,6 +80,8 @@ _LAYOUTS = (
     rf"(?P<day>\d{{1,2}})(?P<pre>\s+de\s+|\s+d'|\s*-\s*|/|\s+){_MONTH}(?:{_JOIN}{_YEAR})?",
     rf"(?P<pre>d')?{_MONTH}{_JOIN}{_YEAR}",
     r"(?P<month>\d{1,2})[/.\-](?P<year>\d{4})",
+    # A day and its month without a year (12/08, lunes 8/7), as primary care notes write the day of a visit.
+    r"(?P<day>\d{1,2})(?P<sep>[/.\-])(?P<month>\d{1,2})(?![/.\-]?\d)",
     rf"(?P<pre>d')?{_MONTH}",
     r"(?P<year>\d\.\d{3}|(?:1[89]|20)\d{2})",
     # A weekday and its day of the month alone (Dimarts 4, Domingo 9): the day moves as in any month would.
