@@ -1262,3 +1262,29 @@ def test_a_date_after_a_scale_or_in_any_order_of_its_parts_stays(text: str, cove
 def test_a_user_is_a_role_before_the_name() -> None:
     text = "usuaria Pilar Gimeno Lasheras, 79 años"
     assert _one(text, "usuaria Pilar Gimeno Lasheras", "NOMBRE_SUJETO_ASISTENCIA") == ["Pilar Gimeno Lasheras"]
+
+
+def of(text: str, needle: str, label: str) -> tuple[int, int, str]:
+    start = text.index(needle)
+    return start, start + len(needle), label
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "label", "expected"),
+    [
+        # A common word in lower case that names no date is prose; a month, a season or a feast stays a date.
+        ("depenen dels diners que ell envia", "diners", "FECHAS", []),
+        ("el timbre no va", "timbre", "FECHAS", []),
+        ("es va trencar el canell a l'estiu", "estiu", "FECHAS", ["estiu"]),
+        ("vuelve por navidad", "navidad", "FECHAS", ["navidad"]),
+        ("cita dc i dj", "dc", "FECHAS", ["dc"]),
+        # Being retired is no occupation; the job is.
+        ("home de 86 anys, jubilat, havia estat pagès", "jubilat", "PROFESION", []),
+        ("home de 86 anys, jubilat, havia estat pagès", "pagès", "PROFESION", ["pagès"]),
+        # Five digits that no province's postal codes open with are another code (a NANDA diagnosis).
+        ("- Risc de caigudes (00155)", "00155", "TERRITORIO", []),
+        ("08015 Barcelona", "08015", "TERRITORIO", ["08015"]),
+    ],
+)
+def test_words_and_numbers_that_only_look_like_phi(text: str, needle: str, label: str, expected: list[str]) -> None:
+    assert kept(text, of(text, needle, label)) == expected

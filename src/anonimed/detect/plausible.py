@@ -309,6 +309,18 @@ _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*\Z")
 _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 )
+# The words that name a date alone, folded: months, weekdays and seasons in Spanish, Catalan and Galician, feasts
+# and festivals. A FECHAS span of one other common word in lower case is prose (diners, timbre, vieron).
+_DATE_WORDS = frozenset(
+    """enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre gener febrer
+    marc maig juny juliol agost setembre novembre desembre xaneiro febreiro xuno xullo setembro outubro novembro
+    decembro lunes martes miercoles jueves viernes sabado domingo sabados domingos dilluns dimarts dimecres dijous
+    divendres dissabte diumenge dissabtes diumenges luns mercores xoves venres primavera verano otono invierno estiu
+    tardor hivern veran outono inverno navidad navidades nadal reyes reis pascua pasqua carnaval carnestoltes entroido
+    antroxu ramadan nochebuena nochevieja fallas falles sanfermines diada castanyada halloween feria fiestas festes
+    fira verbena revetlla pilar magdalena merce candelera candelaria inmaculada purisima meritxell ene feb abr may jun
+    jul ago sep sept set oct nov dic gen febr ag des otoño xuño""".split()
+)
 # Their abbreviations, which a weekday of a list is written with (lun, mie y vie; dl i dj).
 _WEEKDAY_ABBREVIATIONS = frozenset("lun mar mie jue vie sab dom dl dt dc dj dv ds dg".split())
 _GLUED_COMMA = re.compile(r"(?<=[^\W\d_]),(?=[^\W\d_])")
@@ -1607,6 +1619,19 @@ def _quantity(text: str, span: Span) -> bool:
     )
 
 
+def _prose_not_a_date(covered: str) -> bool:
+    """One common word in lower case that names no date (see ``_DATE_WORDS``)."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    word = covered.strip()
+    return (
+        word.isalpha()
+        and word.islower()
+        and word in CommonWords()
+        and fold(word) not in _DATE_WORDS | _WEEKDAY_ABBREVIATIONS
+    )
+
+
 def _no_date_at_all(covered: str) -> bool:
     """Two numbers and a slash that cannot be a date in any order (see ``_FRACTION``)."""
     match = _FRACTION.fullmatch(covered)
@@ -1986,6 +2011,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "PROFESION" and (_not_an_occupation(covered) or _part_of_a_key(text, span)))
         or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
         or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES or _no_date_at_all(covered)))
+        or (label == "FECHAS" and _prose_not_a_date(covered))
         or (label in _SCORE_LOOKALIKES and _scale_score(text, span))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
