@@ -513,3 +513,9 @@ def test_the_rules_leave_the_gold_annotations_of_train_almost_untouched(meddocan
         tidied = set(tidy(document.text, document.spans))
         changed += [document.span_text(s) for s in document.spans if s not in tidied]
     assert len(changed) <= 8, changed
+
+
+def test_two_given_names_joined_by_a_conjunction_are_two_people_but_surnames_stay_one() -> None:
+    text = "sus dos hijos pequeños, Adam y Nour, y una cuñada. Dra. Ortega y Gasset."
+    assert tidied(text, [("Adam y Nour", "FAMILIARES_SUJETO_ASISTENCIA")]) == ["Adam", "Nour"]
+    assert tidied(text, [("Ortega y Gasset", "NOMBRE_PERSONAL_SANITARIO")]) == ["Ortega y Gasset"]

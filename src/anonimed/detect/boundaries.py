@@ -29,6 +29,7 @@ that are never PHI, drops spans instead of reshaping them and is in :mod:`anonim
   that owns it (``Fundación`` + ``Hospital Calahorra``), a health centre its number (``CS Tomelloso 2``), as every such
   gold span of train, dev and the styles set does; a relative the word that tells which one (``hijo`` + ``mayor``,
   ``germà`` + ``gran``: 25 of 25 in train and dev), a phone its extension unbracketed (``971 17 50 00 ext. 69210``);
+  two given names joined by ``y`` or ``i`` are two people (``sus hijos, Adam y Nour``);
   a street leaves the ``C`` of a ``C.P.`` key it ran into (7 streets of train and dev stand before ``C.P.``, none takes
   the ``C``); a name or a centre takes the capitalised word that a
   hyphen glues to its end (``H. Don Benito`` + ``-Villanueva``); an identifier ends before the next key that a slash
@@ -202,6 +203,8 @@ _WHAT_FOLLOWS: tuple[tuple[frozenset[str], re.Pattern[str], Callable[[str, Span]
         lambda text, span: True,
     ),
 )
+# Two capitalised words joined by a conjunction.
+_NAME_PAIR = re.compile(r"(?P<first>[^\W\d_a-z][^\W\d_]+)(?P<joint>[ \t]+[yi][ \t]+)(?P<second>[^\W\d_a-z][^\W\d_]+)")
 _FLOOR_AND_GAP = re.compile(rf"(?:{_FLOOR})[\s.,;:-]+", re.IGNORECASE)
 _STREET_AND_NUMBER = re.compile(r"[A-ZÁÉÍÓÚÑ]\D*\d")
 
@@ -246,6 +249,8 @@ def _split(text: str, span: Span) -> list[Span]:
         cuts = [(m.start(), m.end(), span.label) for m in _BILINGUAL_SLASH.finditer(text, span.start, span.end)]
     elif span.label == "NUMERO_TELEFONO":
         cuts = [(m.start(), m.end(), span.label) for m in PHONES_JOINT.finditer(text, span.start, span.end)]
+    elif span.label in NAME_TYPES and (pair := _two_given_names(text, span)) is not None:
+        cuts = [(pair.start("joint"), pair.end("joint"), span.label)]
     elif span.label == "HOSPITAL" and _CENTRE_HEAD.match(text, span.start, span.end):
         cuts = [
             (m.start(), m.start(), "HOSPITAL" if m.group("hospital") else "INSTITUCION")
@@ -262,6 +267,17 @@ def _split(text: str, span: Span) -> list[Span]:
         start, label = cut_end, next_label
     parts.append(_trimmed(text, replace(span, start=start, label=label)))
     return [part for part in parts if part is not None]
+
+
+def _two_given_names(text: str, span: Span) -> re.Match[str] | None:
+    """Two given names joined by ``y`` or ``i`` (``sus hijos, Adam y Nour``): two people, not one name."""
+    from anonimed.rules.gazetteers import given_names
+    from anonimed.rules.language import fold
+
+    pair = _NAME_PAIR.fullmatch(text, span.start, span.end)
+    if pair is None or not all(fold(pair[side]) in given_names() for side in ("first", "second")):
+        return None
+    return pair
 
 
 def _starts_another_centre(text: str, centre_start: int, head_start: int) -> bool:
