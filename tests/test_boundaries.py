@@ -519,3 +519,10 @@ def test_two_given_names_joined_by_a_conjunction_are_two_people_but_surnames_sta
     text = "sus dos hijos pequeños, Adam y Nour, y una cuñada. Dra. Ortega y Gasset."
     assert tidied(text, [("Adam y Nour", "FAMILIARES_SUJETO_ASISTENCIA")]) == ["Adam", "Nour"]
     assert tidied(text, [("Ortega y Gasset", "NOMBRE_PERSONAL_SANITARIO")]) == ["Ortega y Gasset"]
+
+
+def test_a_name_takes_the_half_of_a_surname_a_hyphen_glues_to_its_start() -> None:
+    text = "OVIEDO\n\nGARCÍA-CUERVO LLANEZA, ANSELMO\n76 AÑOS"
+    assert tidied(text, [("CUERVO LLANEZA, ANSELMO", "NOMBRE_SUJETO_ASISTENCIA")]) == ["GARCÍA-CUERVO LLANEZA, ANSELMO"]
+    text = "anti-Ro positivo"
+    assert tidied(text, [("Ro", "NOMBRE_SUJETO_ASISTENCIA")]) == ["Ro"]

@@ -142,6 +142,8 @@ _ENDS_BEFORE = (
 # Each entry: the span's types, what it must open with (None: anything), and the words before it.
 _WORDS_BEFORE: tuple[tuple[frozenset[str], re.Pattern[str] | None, re.Pattern[str]], ...] = (
     (NAME_TYPES, None, re.compile(r"(?<!\w)[Mm]\.?ª\.?[ \t]*\Z")),
+    # The first half of a surname that a hyphen glues to the name (GARCÍA- + CUERVO LLANEZA).
+    (NAME_TYPES, re.compile(r"[^\W\d_a-z]"), re.compile(r"(?<![\w-])[^\W\d_a-z][^\W\d_]+-\Z")),
     (
         frozenset({"HOSPITAL"}),
         re.compile("(?i:hosp)"),
@@ -343,22 +345,25 @@ def _take_street_types(text: str, found: list[Span]) -> list[Span]:
 
 def _take_words_before(text: str, spans: list[Span]) -> list[Span]:
     """A name takes the abbreviated María before it (``Mª Amparo``, ``m.ª ángeles``), as all 21 gold names of train,
-    dev and the styles set that follow one do, and a hospital the foundation or consortium that owns it (``Fundación``
+    dev and the styles set that follow one do, and the capitalised half of a surname a hyphen glues to its start
+    (``GARCÍA-`` + ``CUERVO LLANEZA``), and a hospital the foundation or consortium that owns it (``Fundación``
     + ``Hospital Calahorra``, as all 60 such gold hospitals do); a span inside the words taken (the ``m`` of ``m.ª``
     read as a sex) goes."""
     taken: list[Span | None] = list(sorted(spans))  # None: a span inside the words another one took
     for index, span in enumerate(taken):
         if span is None:
             continue
-        before = next(
+        look_back = max(0, span.start - _WORDS_BEFORE_LOOK_BACK)
+        words = next(
             (
-                words
-                for labels, opening, words in _WORDS_BEFORE
-                if span.label in labels and (opening is None or opening.match(text, span.start))
+                found
+                for labels, opening, before in _WORDS_BEFORE
+                if span.label in labels
+                and (opening is None or opening.match(text, span.start))
+                and (found := before.search(text, look_back, span.start)) is not None
             ),
             None,
         )
-        words = before.search(text, max(0, span.start - _WORDS_BEFORE_LOOK_BACK), span.start) if before else None
         if words is None:
             continue
         taken[index] = replace(span, start=words.start())
