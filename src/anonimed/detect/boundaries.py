@@ -160,7 +160,8 @@ KINSHIP = frozenset(
     " primo prima cosi cosina nuera yerno nora gendre suegro suegra sogre sogra pareja parella".split()
 )
 RELATIVE_MODIFIERS = re.compile(
-    r"(?:mayor|menor|gran|petit|petita|petits|pequeño|pequeña|gemel[oa]s?|besso|bessona|matern[oa]s?|patern[oa]s?"
+    r"(?:mayor|menor|gran|petit|petita|petits|petites|pequeños?|pequeñas?|gemel[oa]s?|besso|bessona|bessons"
+    r"|matern[oa]s?|patern[oa]s?"
     r"|varon|varones|mayores|menores|grans|primer|primera|segon|segona|segundo|segunda|politic[oa]|politica)"
 )
 # What a span takes right after it, in this order. Each entry: the span's types, what follows it, and whether the span
