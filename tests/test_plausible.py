@@ -1284,6 +1284,10 @@ def of(text: str, needle: str, label: str) -> tuple[int, int, str]:
         # Five digits that no province's postal codes open with are another code (a NANDA diagnosis).
         ("- Risc de caigudes (00155)", "00155", "TERRITORIO", []),
         ("08015 Barcelona", "08015", "TERRITORIO", ["08015"]),
+        # A scale's value after de, and c/ meaning con before a gerund, are no streets.
+        ("Hamilton de 24 y Beck de 31. Sin", "Hamilton de 24 y Beck de 31", "CALLE", []),
+        ("se inmoviliza c/ ferula antebraquial incluyendo 1er dedo", "c/ ferula antebraquial incluyendo 1", "CALLE", []),
+        ("vive en c/ fernando el catolico 12, 2º", "c/ fernando el catolico 12, 2º", "CALLE", ["c/ fernando el catolico 12, 2º"]),
     ],
 )
 def test_words_and_numbers_that_only_look_like_phi(text: str, needle: str, label: str, expected: list[str]) -> None:

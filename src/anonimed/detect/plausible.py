@@ -465,11 +465,11 @@ _WORD_BEFORE = {
 # (Barthel 25, MNA 19, Tinetti 12: not a street and its number).
 _SCALES = (
     "barthel|tinetti|mna|pfeiffer|lawton|norton|braden|emina|downton|karnofsky|nihss|rankin|mmse|mec|katz|pps|charlson"
-    "|zarit|yesavage|glasgow|apgar|epworth|hamilton|fagerstrom|morisky|cage|audit|dast|phq-?9|gad-?7|moca|hads"
+    "|zarit|yesavage|glasgow|apgar|epworth|hamilton|beck|fagerstrom|morisky|cage|audit|dast|phq-?9|gad-?7|moca|hads"
 )
 _VITAL_SIGN = re.compile(
     rf"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c|{_SCALES})"
-    r"[ \t:]*\d"
+    r"[ \t:]*(?:de[ \t]+)?\d"  # Tª 37,8; Hamilton de 24
 )
 # What a scale's value may be taken for.
 _SCORE_LOOKALIKES = CODE_TYPES | {"FECHAS", "EDAD_SUJETO_ASISTENCIA"}
@@ -1397,6 +1397,17 @@ def _not_an_occupation(covered: str) -> bool:
     return bool(words) and (fold(words[0]) in _NOT_OCCUPATIONS or fold(covered.strip()) in _RETIRED)
 
 
+def _gerund_inside(covered: str) -> bool:
+    """A verb's gerund in lower case (``se inmoviliza c/ férula incluyendo 1er dedo``: c/ is ``con``): prose, not a
+    street's name, which a gerund that is a name (``c/ fernando``) is not taken for."""
+    from anonimed.rules.gazetteers import CommonWords
+
+    return any(
+        word.islower() and len(word) >= 6 and word.endswith("ndo") and word in CommonWords() and not _known(word)
+        for word in _WORD.findall(covered)
+    )
+
+
 def _no_postal_code(covered: str) -> bool:
     """Five digits that no province's postal codes start with (``00155``)."""
     return _POSTAL_CODE.fullmatch(covered) is not None and int(covered[:2]) not in _PROVINCES
@@ -2001,6 +2012,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))
         or (label == STREET and (_vital_sign(covered) or _dose_or_glued(text, span) or _age_not_a_number(text, span)))
+        or (label == STREET and _gerund_inside(covered))
         or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN | _IDENTIFIER_KEYS)
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
