@@ -1284,6 +1284,14 @@ def of(text: str, needle: str, label: str) -> tuple[int, int, str]:
         # Five digits that no province's postal codes open with are another code (a NANDA diagnosis).
         ("- Risc de caigudes (00155)", "00155", "TERRITORIO", []),
         ("08015 Barcelona", "08015", "TERRITORIO", ["08015"]),
+        # In a note that capitalises names, a lower-case town after a street and its number is still the town.
+        (
+            "Aquilino Suárez Llaneza\nvive en c/ la vega 14 bajo, santullano. viene con Covadonga",
+            "santullano",
+            "TERRITORIO",
+            ["santullano"],
+        ),
+        ("Aquilino Suárez Llaneza\nrefiere dolor, santullano. viene con Covadonga", "santullano", "TERRITORIO", []),
         # A scale's value after de, and c/ meaning con before a gerund, are no streets.
         ("Hamilton de 24 y Beck de 31. Sin", "Hamilton de 24 y Beck de 31", "CALLE", []),
         ("se inmoviliza c/ ferula antebraquial incluyendo 1er dedo", "c/ ferula antebraquial incluyendo 1", "CALLE", []),

@@ -390,6 +390,13 @@ _ADDRESS_KEY_BEFORE = re.compile(
     # Or where someone lives, in a sentence (vive en lugar de outeiro 14, domicilio lugar de vilar 14).
     r"|\b(?:vive|viu|reside|resideix|domicilio|domicili)(?:[ \t]+(?:en|a|al))?[ \t]+\Z"
 )
+# A street's type, its number and floor, then a comma, a bracket or a dash on the same line: what follows is the town
+# or the neighbourhood of the address, whatever its case (c/ la vega 14 bajo, santullano; c/ ezcurdia 118 (xixón)).
+_STREET_NUMBER_BEFORE = re.compile(
+    r"(?i)(?:\bc/|\br/|\b(?:calle|carrer|avda|avd|av|avenida|avinguda|plaza|pza|pl|pla[cç]a|r[uú]a|lugar|lg|camino|cam[ií]|"
+    r"paseo|pº|passeig|pg|ronda|rda|traves[ií]a|ctra|carretera|urb|urbanizaci[oó]n)\b\.?)[^\n]{0,40}\d[^\n]{0,16}"
+    r"(?:,|\(|[ \t][-–])[ \t]*\Z"
+)
 # What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
 # ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
 _AGE_OR_IDENTIFIER_AFTER = re.compile(
@@ -630,6 +637,12 @@ def _after_a_person_key(text: str, span: Span) -> bool:
 def _after_an_address_key(text: str, span: Span) -> bool:
     """Whether the span is the value of an address key (``adreça: pujada del Rei Martí, 8, 2n``)."""
     return _ADDRESS_KEY_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
+
+
+def _after_a_street_number(text: str, span: Span) -> bool:
+    """Whether the span follows a street and its number on its line (see ``_STREET_NUMBER_BEFORE``)."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    return _STREET_NUMBER_BEFORE.search(text, max(line_start, span.start - 72), span.start) is not None
 
 
 def _after_a_title(text: str, span: Span) -> bool:
@@ -2042,6 +2055,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
             names_or_places
             and label != STREET
             and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
+            and not (label in PLACE_TYPES and _after_a_street_number(text, span))
             and not (
                 label in PERSON_TYPES
                 and (
