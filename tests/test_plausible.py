@@ -1281,9 +1281,10 @@ def of(text: str, needle: str, label: str) -> tuple[int, int, str]:
         # Being retired is no occupation; the job is.
         ("home de 86 anys, jubilat, havia estat pagès", "jubilat", "PROFESION", []),
         ("home de 86 anys, jubilat, havia estat pagès", "pagès", "PROFESION", ["pagès"]),
-        # Five digits that no province's postal codes open with are another code (a NANDA diagnosis).
+        # Five digits opening with 00 in brackets are a nursing diagnosis' code, not a postal code (a foreign one stays).
         ("- Risc de caigudes (00155)", "00155", "TERRITORIO", []),
         ("08015 Barcelona", "08015", "TERRITORIO", ["08015"]),
+        ("66260 Saint-Laurent-de-Cerdans", "66260", "TERRITORIO", ["66260"]),
         # In a note that capitalises names, a lower-case town after a street and its number is still the town.
         (
             "Aquilino Suárez Llaneza\nvive en c/ la vega 14 bajo, santullano. viene con Covadonga",

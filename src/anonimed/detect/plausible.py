@@ -344,10 +344,9 @@ _NUMBER_NEXT = re.compile(r"[ \t]+\d")
 _NOT_OCCUPATIONS = frozenset("turnos turno torns torn jornada media completa parcial tiempo temps".split())
 # Being retired is no occupation (jubilat, jubilada, pensionista): the guidelines tag the job, not its end.
 _RETIRED = frozenset("jubilado jubilada jubilados jubiladas jubilat jubilats jubilades pensionista pensionistas retirado retirada".split())
-# A Spanish postal code opens with its province's number, 01 to 52: a five-digit code outside them is another code
-# (a nursing diagnosis' NANDA number: Risc de caigudes (00155)).
-_POSTAL_CODE = re.compile(r"\d{5}")
-_PROVINCES = range(1, 53)
+# Five digits opening with 00 in brackets: a nursing diagnosis' NANDA code (Risc de caigudes (00155)), where a Spanish
+# postal code opens with its province's number, 01 to 52 (a foreign one, such as France's 66260, stays a place).
+_NANDA_CODE = re.compile(r"\(00\d{3}\)")
 # A department or a centre's acronym after de/del, which ends a clinician's name (Dr. Oliveras del CSMA, Dr.
 # Ferreiro de Oncología).
 _DEPARTMENT_AFTER_A_NAME = re.compile(r"[ \t]+(?:del|de|d['’])[ \t]*(?:la[ \t]+|l['’])?(?P<word>[^\W\d_]+)")
@@ -1421,9 +1420,9 @@ def _gerund_inside(covered: str) -> bool:
     )
 
 
-def _no_postal_code(covered: str) -> bool:
-    """Five digits that no province's postal codes start with (``00155``)."""
-    return _POSTAL_CODE.fullmatch(covered) is not None and int(covered[:2]) not in _PROVINCES
+def _nanda_code(text: str, span: Span) -> bool:
+    """A nursing diagnosis' code in brackets taken for a postal code (see ``_NANDA_CODE``)."""
+    return span.end - span.start == 5 and _NANDA_CODE.fullmatch(text, span.start - 1, span.end + 1) is not None
 
 
 def _whole_name(text: str, span: Span) -> Span:
@@ -2020,7 +2019,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (names_or_places and _job_title(covered) and not (label == STREET and _DIGIT_GROUP.search(covered)))
         or (label in PLACE_TYPES and (_language(covered) or fold(covered) in _ALONE))
         or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and _care_log(covered))
-        or (label == "TERRITORIO" and (_extension(text, span) or _no_postal_code(covered)))
+        or (label == "TERRITORIO" and (_extension(text, span) or _nanda_code(text, span)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))
