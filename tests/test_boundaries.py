@@ -526,3 +526,10 @@ def test_a_name_takes_the_half_of_a_surname_a_hyphen_glues_to_its_start() -> Non
     assert tidied(text, [("CUERVO LLANEZA, ANSELMO", "NOMBRE_SUJETO_ASISTENCIA")]) == ["GARCÍA-CUERVO LLANEZA, ANSELMO"]
     text = "anti-Ro positivo"
     assert tidied(text, [("Ro", "NOMBRE_SUJETO_ASISTENCIA")]) == ["Ro"]
+
+
+def test_a_span_ends_before_a_relative_clause_in_catalan_or_spanish() -> None:
+    text = "procedent de l'Hospital Clínic, on va ingressar per fractura"
+    assert tidied(text, [("Hospital Clínic, on", "HOSPITAL")]) == ["Hospital Clínic"]
+    text = "viene del Hospital de Alcañiz donde ingresó"
+    assert tidied(text, [("Hospital de Alcañiz donde", "HOSPITAL")]) == ["Hospital de Alcañiz"]

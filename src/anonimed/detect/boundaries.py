@@ -119,7 +119,8 @@ NEXT_KEY_GLUED = re.compile(r"[-/](?i:cipa?|tlf|telf|tel|tfno|nhc|sip|dni|nie|na
 PHONES_JOINT = re.compile(r"(?<=\d{9})[-/](?=\d{9}(?!\d))")
 # Where a span of the given types ends (the start of the match), whatever a model ran on into.
 _ENDS_BEFORE = (
-    (None, re.compile(r"\s(?:que|como)\s")),  # a clause goes on: ... de Majadahonda como Trichorderma
+    # A clause goes on: ... de Majadahonda como Trichorderma; l'Hospital Clínic, on va ingressar.
+    (None, re.compile(r"\s(?:que|como|donde|onde|on|quan|cuando)(?=\s|\Z)")),
     (CENTRE_TYPES, re.compile(rf"\s(?:(?:{_DEPARTMENT}|Edificio|Edifici|Pabell[oó]n)\b|{_FLOOR}\b)", re.IGNORECASE)),
     # The next key glued to an identifier, or a slash standing alone (nhc 00482113/cip:PUMA01…/tlf, 2047731 /).
     (_IDENTIFIER_TYPES, re.compile(rf"{NEXT_KEY_GLUED.pattern}|[ \t]+/(?=[ \t]|$)", re.M)),

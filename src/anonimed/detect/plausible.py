@@ -379,6 +379,11 @@ _PERSON_KEY_BEFORE = re.compile(
     r"|infermer[ao]|enfermer[ao]|metge|metgessa|m[eé]dic[oa]|facultativ[oa]|responsable|referent[e]?|titular"
     r"|contacte|contacto|familiar|cuidador[a]?|tutor[a]?)[ \t]*:[ \t]*\Z"
 )
+# The same key alone on the line above, colon or not (USUARIO\nCHEN, XIAOLING; NOMBRE Y APELLIDOS\nKoldo Irigoyen).
+_PERSON_KEY_LINE_ABOVE = re.compile(
+    r"(?i)(?:^|\n)[ \t]*(?:[^\W\d_]+[ \t]+){0,3}?(?:pacient[ea]?|nom|nombre|cognoms|apellidos|usuari[oa]?)"
+    r"[ \t]*:?[ \t]*\n[ \t]*\Z"
+)
 # The word for the patient opening a line, with no colon (pac mamadou diallo sow.habla wolof): a name follows.
 _PATIENT_WORD_BEFORE = re.compile(r"(?i)(?:^|\n)[ \t]*(?:pac|pte|paciente|pacienta|pacient)\.?[ \t]+\Z")
 # The key of an address at the start of a line or of a field, perhaps after a leader of dots (adreça: , DOMICILIO
@@ -630,6 +635,7 @@ def _after_a_person_key(text: str, span: Span) -> bool:
     return (
         _PERSON_KEY_BEFORE.search(text, start, span.start) is not None
         or _PATIENT_WORD_BEFORE.search(text, start, span.start) is not None
+        or _PERSON_KEY_LINE_ABOVE.search(text, start, span.start) is not None
     )
 
 
@@ -1998,7 +2004,9 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         _is_key(text, span)
         or len(_ALPHANUMERIC.findall(covered)) > _MOST_WORDS.get(label, len(covered))
         or (label == STREET and not _street_shaped(covered, capitalised) and not _after_an_address_key(text, span))
-        or (names_or_places and (_opens_a_clause(text, span) or _heading(text, span)))
+        or (names_or_places and _opens_a_clause(text, span))
+        # A line in capitals under a person's key is that person's name, whatever words it holds (USUARIO\nCHEN, ...).
+        or (names_or_places and _heading(text, span) and not (label in PERSON_TYPES and _after_a_person_key(text, span)))
         or (names_or_places and label != STREET and capitalised and _words_of_a_heading(text, span))
         or (
             names_or_places
