@@ -365,6 +365,12 @@ _GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbrevi
 _GLUED_SENTENCE_AFTER_A_NUMBER = re.compile(r"(?<=\d)\.(?=[a-zà-ÿ]{4,})")
 # A unit after a number: a quantity, not a year (escotoma en 4000 Hz).
 _UNIT_AFTER = re.compile(r"[ \t]*(?:hz|khz|mg|mcg|ml|cc|ui|kcal|mmhg|lpm|rpm|kg|gr)\b", re.IGNORECASE)
+# A fraction of a tablet or a dose (3/4 comp, 1/2 cp, 1/2 ampolla): a quantity, not a day and month.
+_DOSE_FRACTION = re.compile(r"[1-3]/[2-4]")
+_DOSE_AFTER = re.compile(
+    r"[ \t]*(?:comp|comprimidos?|comprimits?|cp|cps|pastillas?|pastilles?|past|sobres?|ampollas?|ampolles?|amp)\b",
+    re.IGNORECASE,
+)
 # Two words joined by y/i (murcia y viene; castilla y leon).
 _WORD_AND_WORD = re.compile(r"(?P<place>[^\W\d_]+)[ \t]+(?:y|i)[ \t]+(?P<word>[^\W\d_]+)")
 # The conjunction and the title of a second person after a name (Sílvia Roura i Dr. Albert Bosch).
@@ -621,10 +627,20 @@ def _before_age_or_identifier(text: str, span: Span) -> bool:
     ``wang lihua (dona, 63a)``): a name in lower case, as telegraphic notes write the patient's even where they
     capitalise hospitals and towns."""
     after = _AGE_OR_IDENTIFIER_AFTER.match(text, span.end)
-    # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años).
+    # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años), or a
+    # known given name that opens its line (lucía 5a 3m nuhsa ...).
     return after is not None and (
-        any(c in after.group() for c in ",(/") or len(text[span.start : span.end].split()) > 1
+        any(c in after.group() for c in ",(/")
+        or len(text[span.start : span.end].split()) > 1
+        or _given_name_opening_a_line(text, span)
     )
+
+
+def _given_name_opening_a_line(text: str, span: Span) -> bool:
+    from anonimed.rules.gazetteers import given_names
+
+    line_start = text.rfind("\n", 0, span.start) + 1
+    return not text[line_start : span.start].strip() and fold(text[span.start : span.end]) in given_names()
 
 
 def _after_a_person_key(text: str, span: Span) -> bool:
@@ -1636,7 +1652,8 @@ def _no_centre_at_all(covered: str) -> bool:
 
 def _quantity(text: str, span: Span) -> bool:
     """A number before a unit is a quantity, not a year (``4000 Hz``, ``2000 kcal``); the minutes of a time are
-    none either (``11:05h``), nor is a blood pressure, whose first number no day reaches (``mitjanes 128/76``)."""
+    none either (``11:05h``), nor is a blood pressure, whose first number no day reaches (``mitjanes 128/76``), nor a
+    fraction of a tablet (``3/4 comp``)."""
     covered = text[span.start : span.end]
     return (
         (covered.isdigit() and _UNIT_AFTER.match(text, span.end) is not None)
@@ -1645,6 +1662,7 @@ def _quantity(text: str, span: Span) -> bool:
             and _HOUR_AND_COLON.search(text, max(0, span.start - 3), span.start) is not None
         )
         or _BLOOD_PRESSURE.search(covered) is not None
+        or (_DOSE_FRACTION.fullmatch(covered) is not None and _DOSE_AFTER.match(text, span.end) is not None)
     )
 
 
