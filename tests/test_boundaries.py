@@ -533,3 +533,11 @@ def test_a_span_ends_before_a_relative_clause_in_catalan_or_spanish() -> None:
     assert tidied(text, [("Hospital Clínic, on", "HOSPITAL")]) == ["Hospital Clínic"]
     text = "viene del Hospital de Alcañiz donde ingresó"
     assert tidied(text, [("Hospital de Alcañiz donde", "HOSPITAL")]) == ["Hospital de Alcañiz"]
+
+
+def test_an_age_in_years_takes_the_months_after_it() -> None:
+    text = "pelayo menéndez cueto  3a 2m  peso 15,2 kg; niño de 5 años y 4 meses; dosis 3a 2 mg"
+    assert tidied(text, [("3a", "EDAD_SUJETO_ASISTENCIA"), ("5 años", "EDAD_SUJETO_ASISTENCIA")]) == [
+        "3a 2m",
+        "5 años y 4 meses",
+    ]

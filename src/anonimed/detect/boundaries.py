@@ -181,6 +181,14 @@ _WHAT_FOLLOWS: tuple[tuple[frozenset[str], re.Pattern[str], Callable[[str, Span]
         re.compile(r"[ \t]+(?:y[ \t]+medi[oa]|i[ \t]+mi(?:g|tja))(?!\w)", re.IGNORECASE),
         lambda text, span: _UNIT.search(text, span.start, span.end) is not None,
     ),
+    # An age in years, the months after it (3a 2m, 5 años y 4 meses, 3 anys i 4 mesos), as the styles set's gold does;
+    # left alone, "3a 2m" reads as a range's start (de 3 a 2).
+    (
+        frozenset({"EDAD_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA"}),
+        re.compile(r"(?:[ \t]+(?:y|i))?[ \t]+\d{1,2}[ \t]*(?:m|meses|mes|mesos)(?![\w/])", re.IGNORECASE),
+        lambda text, span: re.search(r"\d[ \t]*(?:a|años|anys|a\.)\Z", text[span.start : span.end], re.IGNORECASE)
+        is not None,
+    ),
     # A relative, the word that tells which one after the kinship word (hijo mayor, germà gran, abuela materna), as
     # every such gold relative of MEDDOCAN's train and dev has it (25 of 25).
     (
