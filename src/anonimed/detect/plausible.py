@@ -158,6 +158,9 @@ _DEPARTMENT_WORD = re.compile(
     r"|dixestivo|pades|esad|ehad)"
 )
 # Who someone is in a hospital, not their name (with the job titles of :func:`anonimed.rules.gazetteers.occupations`).
+# The roles whose holder a note names in brackets after them (enfermeria (miren), t.s. (xoana), trab. social (lucia)).
+_CARE_ROLES = frozenset("enfermeria infermeria enf inf ts social gerocultora gerocultor mf pediatra".split())
+_BRACKET_OPEN_BEFORE = re.compile(r"\([ \t]*\Z")
 _ROLE_WORDS = frozenset(
     "medico medica metge metgessa facultativo facultativa especialista adjunto adjunta residente resident jefe jefa cap"
     " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
@@ -618,7 +621,18 @@ def _lower_case_word(text: str, span: Span) -> bool:
     covered = text[span.start : span.end]
     if not (covered.isalpha() and covered.islower() and covered in CommonWords()):
         return False
-    return not (_after_a_title(text, span) or _before_age_or_identifier(text, span))
+    return not (
+        _after_a_title(text, span) or _before_age_or_identifier(text, span) or _in_brackets_after_a_role(text, span)
+    )
+
+
+def _in_brackets_after_a_role(text: str, span: Span) -> bool:
+    """A name alone in brackets after a clinician's role (``enfermera gestora de casos (rosario)``, ``t.s. (xoana)``,
+    ``enfermeria (miren)``): whose name it is."""
+    if not (_BRACKET_OPEN_BEFORE.search(text, max(0, span.start - 2), span.start) and text[span.end : span.end + 1] == ")"):
+        return False
+    before = _WORD.findall(text[max(0, span.start - 40) : span.start])
+    return any(fold(word) in _ROLE_WORDS | _CARE_ROLES for word in before[-3:])
 
 
 def _before_age_or_identifier(text: str, span: Span) -> bool:
