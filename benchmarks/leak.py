@@ -25,13 +25,13 @@ import sys
 import time
 import unicodedata
 from collections import Counter
-from datetime import date
 from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 
 from anonimed.deidentify import Deidentifier, load_model
-from anonimed.formats.brat import read_brat_dir
 from anonimed.document import Span
+from anonimed.formats.brat import read_brat_dir
 from anonimed.schema import group_of
 
 ROOT = Path(__file__).resolve().parents[1]

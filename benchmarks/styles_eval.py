@@ -66,7 +66,15 @@ def measure(system: str, notes: list[Document]) -> dict[str, Any]:
     predict, deidentify_model = detectors(system)
     deidentifier = Deidentifier(model=deidentify_model, seed=0)
     by_style: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {"characters": Counts(), "strict": Counts(), "crossing": 0, "mentions": 0, "survived": 0, "in_place": 0, "notes": 0}
+        lambda: {
+            "characters": Counts(),
+            "strict": Counts(),
+            "crossing": 0,
+            "mentions": 0,
+            "survived": 0,
+            "in_place": 0,
+            "notes": 0,
+        }
     )
     started = time.perf_counter()
     for note in notes:

@@ -1294,14 +1294,29 @@ def of(text: str, needle: str, label: str) -> tuple[int, int, str]:
         ),
         ("Aquilino Suárez Llaneza\nrefiere dolor, santullano. viene con Covadonga", "santullano", "TERRITORIO", []),
         # A known given name opening its line before the age is the patient's, in a note that capitalises others.
-        ("PEDIATRIA - CS El Porvenir (Sevilla)\nlucía 5a 3m nuhsa AN0482251937", "lucía", "NOMBRE_SUJETO_ASISTENCIA", ["lucía"]),
+        (
+            "PEDIATRIA - CS El Porvenir (Sevilla)\nlucía 5a 3m nuhsa AN0482251937",
+            "lucía",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["lucía"],
+        ),
         # A fraction of a tablet is a dose, not a day and month.
         ("nova pauta: 3/4 comp dilluns", "3/4", "FECHAS", []),
         ("control el 3/4 amb analítica", "3/4", "FECHAS", ["3/4"]),
         # A scale's value after de, and c/ meaning con before a gerund, are no streets.
         ("Hamilton de 24 y Beck de 31. Sin", "Hamilton de 24 y Beck de 31", "CALLE", []),
-        ("se inmoviliza c/ ferula antebraquial incluyendo 1er dedo", "c/ ferula antebraquial incluyendo 1", "CALLE", []),
-        ("vive en c/ fernando el catolico 12, 2º", "c/ fernando el catolico 12, 2º", "CALLE", ["c/ fernando el catolico 12, 2º"]),
+        (
+            "se inmoviliza c/ ferula antebraquial incluyendo 1er dedo",
+            "c/ ferula antebraquial incluyendo 1",
+            "CALLE",
+            [],
+        ),
+        (
+            "vive en c/ fernando el catolico 12, 2º",
+            "c/ fernando el catolico 12, 2º",
+            "CALLE",
+            ["c/ fernando el catolico 12, 2º"],
+        ),
     ],
 )
 def test_words_and_numbers_that_only_look_like_phi(text: str, needle: str, label: str, expected: list[str]) -> None:

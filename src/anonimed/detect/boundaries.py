@@ -186,8 +186,9 @@ _WHAT_FOLLOWS: tuple[tuple[frozenset[str], re.Pattern[str], Callable[[str, Span]
     (
         frozenset({"EDAD_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA"}),
         re.compile(r"(?:[ \t]+(?:y|i))?[ \t]+\d{1,2}[ \t]*(?:m|meses|mes|mesos)(?![\w/])", re.IGNORECASE),
-        lambda text, span: re.search(r"\d[ \t]*(?:a|años|anys|a\.)\Z", text[span.start : span.end], re.IGNORECASE)
-        is not None,
+        lambda text, span: (
+            re.search(r"\d[ \t]*(?:a|años|anys|a\.)\Z", text[span.start : span.end], re.IGNORECASE) is not None
+        ),
     ),
     # A relative, the word that tells which one after the kinship word (hijo mayor, germà gran, abuela materna), as
     # every such gold relative of MEDDOCAN's train and dev has it (25 of 25).

@@ -346,7 +346,9 @@ _NUMBER_NEXT = re.compile(r"[ \t]+\d")
 # What a job is worked in, not the job (trabaja a turnos, treballa a torns).
 _NOT_OCCUPATIONS = frozenset("turnos turno torns torn jornada media completa parcial tiempo temps".split())
 # Being retired is no occupation (jubilat, jubilada, pensionista): the guidelines tag the job, not its end.
-_RETIRED = frozenset("jubilado jubilada jubilados jubiladas jubilat jubilats jubilades pensionista pensionistas retirado retirada".split())
+_RETIRED = frozenset(
+    "jubilado jubilada jubilados jubiladas jubilat jubilats jubilades pensionista pensionistas retirado retirada".split()
+)
 # Five digits opening with 00 in brackets: a nursing diagnosis' NANDA code (Risc de caigudes (00155)), where a Spanish
 # postal code opens with its province's number, 01 to 52 (a foreign one, such as France's 66260, stays a place).
 _NANDA_CODE = re.compile(r"\(00\d{3}\)")
@@ -629,7 +631,9 @@ def _lower_case_word(text: str, span: Span) -> bool:
 def _in_brackets_after_a_role(text: str, span: Span) -> bool:
     """A name alone in brackets after a clinician's role (``enfermera gestora de casos (rosario)``, ``t.s. (xoana)``,
     ``enfermeria (miren)``): whose name it is."""
-    if not (_BRACKET_OPEN_BEFORE.search(text, max(0, span.start - 2), span.start) and text[span.end : span.end + 1] == ")"):
+    if not (
+        _BRACKET_OPEN_BEFORE.search(text, max(0, span.start - 2), span.start) and text[span.end : span.end + 1] == ")"
+    ):
         return False
     before = _WORD.findall(text[max(0, span.start - 40) : span.start])
     return any(fold(word) in _ROLE_WORDS | _CARE_ROLES for word in before[-3:])
@@ -2038,7 +2042,9 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == STREET and not _street_shaped(covered, capitalised) and not _after_an_address_key(text, span))
         or (names_or_places and _opens_a_clause(text, span))
         # A line in capitals under a person's key is that person's name, whatever words it holds (USUARIO\nCHEN, ...).
-        or (names_or_places and _heading(text, span) and not (label in PERSON_TYPES and _after_a_person_key(text, span)))
+        or (
+            names_or_places and _heading(text, span) and not (label in PERSON_TYPES and _after_a_person_key(text, span))
+        )
         or (names_or_places and label != STREET and capitalised and _words_of_a_heading(text, span))
         or (
             names_or_places
