@@ -1300,6 +1300,8 @@ def of(text: str, needle: str, label: str) -> tuple[int, int, str]:
             "NOMBRE_SUJETO_ASISTENCIA",
             ["lucía"],
         ),
+        ("placas rosadas en arbol de navidad. pitiriasis", "navidad", "FECHAS", []),
+        ("empeora después de navidad. pitiriasis", "navidad", "FECHAS", ["navidad"]),
         # A fraction of a tablet is a dose, not a day and month.
         ("nova pauta: 3/4 comp dilluns", "3/4", "FECHAS", []),
         ("control el 3/4 amb analítica", "3/4", "FECHAS", ["3/4"]),

@@ -370,6 +370,7 @@ _GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbrevi
 _GLUED_SENTENCE_AFTER_A_NUMBER = re.compile(r"(?<=\d)\.(?=[a-zà-ÿ]{4,})")
 # A unit after a number: a quantity, not a year (escotoma en 4000 Hz).
 _UNIT_AFTER = re.compile(r"[ \t]*(?:hz|khz|mg|mcg|ml|cc|ui|kcal|mmhg|lpm|rpm|kg|gr)\b", re.IGNORECASE)
+_TREE_OF = re.compile(r"(?i)\b(?:[aá]rbol|arbre)[ \t]+de[ \t]+\Z")
 # A fraction of a tablet or a dose (3/4 comp, 1/2 cp, 1/2 ampolla): a quantity, not a day and month.
 _DOSE_FRACTION = re.compile(r"[1-3]/[2-4]")
 _DOSE_AFTER = re.compile(
@@ -1684,6 +1685,11 @@ def _quantity(text: str, span: Span) -> bool:
     )
 
 
+def _christmas_tree(text: str, span: Span) -> bool:
+    """The Christmas tree of a pityriasis rosea (``placas en árbol de navidad``): a pattern, not a date."""
+    return _TREE_OF.search(text, max(0, span.start - 16), span.start) is not None
+
+
 def _prose_not_a_date(covered: str) -> bool:
     """One common word in lower case that names no date (see ``_DATE_WORDS``)."""
     from anonimed.rules.gazetteers import CommonWords
@@ -2081,7 +2087,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "PROFESION" and (_not_an_occupation(covered) or _part_of_a_key(text, span)))
         or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
         or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES or _no_date_at_all(covered)))
-        or (label == "FECHAS" and _prose_not_a_date(covered))
+        or (label == "FECHAS" and (_prose_not_a_date(covered) or _christmas_tree(text, span)))
         or (label in _SCORE_LOOKALIKES and _scale_score(text, span))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
