@@ -25,7 +25,7 @@ import sys
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
@@ -55,15 +55,15 @@ def _occurrences(text: str, needle: str) -> list[int]:
     return starts
 
 
-def _inside_any(start: int, end: int, spans: list) -> bool:
+def _inside_any(start: int, end: int, spans: Sequence[Span]) -> bool:
     return any(span.start < end and start < span.end for span in spans)
 
 
-def left_in_place(start: int, end: int, replaced: Iterable[Span]) -> bool:
+def left_in_place(start: int, end: int, replaced: Sequence[Span]) -> bool:
     """Whether a mention at ``start:end`` of the input was left as it was: no replacement touched any of its
     characters. Stricter than finding its text anywhere in the output, which also counts a short name that occurs
     elsewhere as a common word, or a surrogate that happens to equal it."""
-    return not _inside_any(start, end, list(replaced))
+    return not _inside_any(start, end, replaced)
 
 
 def main() -> int:

@@ -158,9 +158,6 @@ _DEPARTMENT_WORD = re.compile(
     r"|dixestivo|pades|esad|ehad)"
 )
 # Who someone is in a hospital, not their name (with the job titles of :func:`anonimed.rules.gazetteers.occupations`).
-# The roles whose holder a note names in brackets after them (enfermeria (miren), t.s. (xoana), trab. social (lucia)).
-_CARE_ROLES = frozenset("enfermeria infermeria enf inf ts social gerocultora gerocultor mf pediatra".split())
-_BRACKET_OPEN_BEFORE = re.compile(r"\([ \t]*\Z")
 _ROLE_WORDS = frozenset(
     "medico medica metge metgessa facultativo facultativa especialista adjunto adjunta residente resident jefe jefa cap"
     " area servicio seccion paciente pacient enfermero enfermera infermer infermera auxiliar celador celadora matrona"
@@ -169,6 +166,11 @@ _ROLE_WORDS = frozenset(
     " tcae usuario usuaria usuari higienista logopeda fisioterapeuta fisio dietista nutricionista podologo podologa"
     " podoleg optometrista educadora educador integradora integrador mediadora mediador".split()
 )
+# The roles whose holder a note names in brackets after them (enfermeria (miren), t.s. (xoana), trab. social (lucia)).
+_ROLES_BEFORE_A_NAME_IN_BRACKETS = _ROLE_WORDS | frozenset(
+    "enfermeria infermeria enf inf ts social gerocultora gerocultor mf pediatra".split()
+)
+_BRACKET_OPEN_BEFORE = re.compile(r"\([ \t]*\Z")
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
 # A role that a signature writes before the name, abbreviated (``inf ped nerea b.``, ``R2 Gerard Pla``), with the
@@ -326,6 +328,7 @@ _DATE_WORDS = frozenset(
 )
 # Their abbreviations, which a weekday of a list is written with (lun, mie y vie; dl i dj).
 _WEEKDAY_ABBREVIATIONS = frozenset("lun mar mie jue vie sab dom dl dt dc dj dv ds dg".split())
+_DATE_WORDS_AND_ABBREVIATIONS = _DATE_WORDS | _WEEKDAY_ABBREVIATIONS
 _GLUED_COMMA = re.compile(r"(?<=[^\W\d_]),(?=[^\W\d_])")
 # Without its cedilla, a plaque (placa eritematosa 1,2 cm), not a square (plaça).
 _PLAQUE = "placa"
@@ -370,6 +373,7 @@ _GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbrevi
 _GLUED_SENTENCE_AFTER_A_NUMBER = re.compile(r"(?<=\d)\.(?=[a-zà-ÿ]{4,})")
 # A unit after a number: a quantity, not a year (escotoma en 4000 Hz).
 _UNIT_AFTER = re.compile(r"[ \t]*(?:hz|khz|mg|mcg|ml|cc|ui|kcal|mmhg|lpm|rpm|kg|gr)\b", re.IGNORECASE)
+# The Christmas tree that a pityriasis rosea's plaques draw (placas en árbol de navidad): no date.
 _TREE_OF = re.compile(r"(?i)\b(?:[aá]rbol|arbre)[ \t]+de[ \t]+\Z")
 # A fraction of a tablet or a dose (3/4 comp, 1/2 cp, 1/2 ampolla): a quantity, not a day and month.
 _DOSE_FRACTION = re.compile(r"[1-3]/[2-4]")
@@ -385,17 +389,16 @@ _TITLE_OF_THE_NEXT = re.compile(r"(?i)[ \t]+(?:i|y|e)[ \t]+(?:dr|dra|sr|sra)\.?\
 _DIGIT_THEN_BRACKET = re.compile(r"\d[ \t]*\(\Z")
 # Words a span takes from right before it: ex (a relative), h. or hosp. glued to a hospital's name.
 _EX_BEFORE = re.compile(r"(?i)(?<!\w)ex[ -]?\Z")
+# The patient's keys (their last word), and up to three words before: nombre y apellidos, nom del pacient.
+_PATIENT_KEY = r"(?:[^\W\d_]+[ \t]+){0,3}?(?:pacient[ea]?|nom|nombre|cognoms|apellidos|usuari[oa]?"
 # A key that names a person (its last word before the colon), opening its line or a column of it.
 _PERSON_KEY_BEFORE = re.compile(
-    r"(?i)(?:^|\n|\t|  )[ \t]*(?:[^\W\d_]+[ \t]+){0,3}?(?:pacient[ea]?|nom|nombre|cognoms|apellidos|usuari[oa]?"
+    rf"(?i)(?:^|\n|\t|  )[ \t]*{_PATIENT_KEY}"
     r"|infermer[ao]|enfermer[ao]|metge|metgessa|m[eé]dic[oa]|facultativ[oa]|responsable|referent[e]?|titular"
     r"|contacte|contacto|familiar|cuidador[a]?|tutor[a]?)[ \t]*:[ \t]*\Z"
 )
-# The same key alone on the line above, colon or not (USUARIO\nCHEN, XIAOLING; NOMBRE Y APELLIDOS\nKoldo Irigoyen).
-_PERSON_KEY_LINE_ABOVE = re.compile(
-    r"(?i)(?:^|\n)[ \t]*(?:[^\W\d_]+[ \t]+){0,3}?(?:pacient[ea]?|nom|nombre|cognoms|apellidos|usuari[oa]?)"
-    r"[ \t]*:?[ \t]*\n[ \t]*\Z"
-)
+# The patient's key alone on the line above, colon or not (USUARIO\nCHEN, XIAOLING; NOMBRE Y APELLIDOS\nKoldo ...).
+_PERSON_KEY_LINE_ABOVE = re.compile(rf"(?i)(?:^|\n)[ \t]*{_PATIENT_KEY})[ \t]*:?[ \t]*\n[ \t]*\Z")
 # The word for the patient opening a line, with no colon (pac mamadou diallo sow.habla wolof): a name follows.
 _PATIENT_WORD_BEFORE = re.compile(r"(?i)(?:^|\n)[ \t]*(?:pac|pte|paciente|pacienta|pacient)\.?[ \t]+\Z")
 # The key of an address at the start of a line or of a field, perhaps after a leader of dots (adreça: , DOMICILIO
@@ -637,7 +640,7 @@ def _in_brackets_after_a_role(text: str, span: Span) -> bool:
     ):
         return False
     before = _WORD.findall(text[max(0, span.start - 40) : span.start])
-    return any(fold(word) in _ROLE_WORDS | _CARE_ROLES for word in before[-3:])
+    return any(fold(word) in _ROLES_BEFORE_A_NAME_IN_BRACKETS for word in before[-3:])
 
 
 def _before_age_or_identifier(text: str, span: Span) -> bool:
@@ -1696,10 +1699,7 @@ def _prose_not_a_date(covered: str) -> bool:
 
     word = covered.strip()
     return (
-        word.isalpha()
-        and word.islower()
-        and word in CommonWords()
-        and fold(word) not in _DATE_WORDS | _WEEKDAY_ABBREVIATIONS
+        word.isalpha() and word.islower() and word in CommonWords() and fold(word) not in _DATE_WORDS_AND_ABBREVIATIONS
     )
 
 
@@ -2075,8 +2075,15 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
         or (label in ("HOSPITAL", "CENTRO_SALUD") and (_generic_centre(label, covered) or _headless_centre(covered)))
         or (label == "HOSPITAL" and (_hour(text, span) or _unit_hospital(covered)))
-        or (label == STREET and (_vital_sign(covered) or _dose_or_glued(text, span) or _age_not_a_number(text, span)))
-        or (label == STREET and _gerund_inside(covered))
+        or (
+            label == STREET
+            and (
+                _vital_sign(covered)
+                or _dose_or_glued(text, span)
+                or _age_not_a_number(text, span)
+                or _gerund_inside(covered)
+            )
+        )
         or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN | _IDENTIFIER_KEYS)
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
@@ -2086,8 +2093,16 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         )
         or (label == "PROFESION" and (_not_an_occupation(covered) or _part_of_a_key(text, span)))
         or (label == "PAIS" and fold(covered) in _COUNTRY_FIRST_WORDS)
-        or (label == "FECHAS" and (_quantity(text, span) or fold(covered) in _DATE_CUES or _no_date_at_all(covered)))
-        or (label == "FECHAS" and (_prose_not_a_date(covered) or _christmas_tree(text, span)))
+        or (
+            label == "FECHAS"
+            and (
+                _quantity(text, span)
+                or fold(covered) in _DATE_CUES
+                or _no_date_at_all(covered)
+                or _prose_not_a_date(covered)
+                or _christmas_tree(text, span)
+            )
+        )
         or (label in _SCORE_LOOKALIKES and _scale_score(text, span))
         or (label in ("TERRITORIO", "PAIS") and (_phone_owner(text, span) or _kinship_inside(covered)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and (_department_only(covered) or _calf_muscle(text, span)))
