@@ -759,6 +759,12 @@ def test_a_hospital_of_prose_is_none_but_one_named_without_its_head_word_stays()
     assert found == ["12 de Octubre", "Hospital del Mar"]
 
 
+def test_a_centre_headed_by_dotted_initials_is_no_prose() -> None:
+    text = "urgencias atención primaria c.s. molina jesús marín 07.04.25 16:25\n"
+    found = kept(text, *spans_of(text, ("c.s. molina jesús marín", "CENTRO_SALUD")))
+    assert found == ["c.s. molina jesús marín"]
+
+
 def test_in_a_note_without_capitals_names_streets_and_articles_stay() -> None:
     text = "datos del paciente.\nnombre: abdul.\ndomicilio: teatinos 180.\nlocalidad: la coruña.\nmédico: nora olazabal eizaguirre.\ntto 3 dias. ta 148/86.\n"
     found = kept(

@@ -1785,7 +1785,9 @@ def _prose_centre(covered: str) -> bool:
     (``12 de Octubre``, ``Gregorio Marañón``)."""
     words = _WORD.findall(covered)
     prose = [w for w in words if w.islower() and len(w) >= 3 and w not in _PARTICLES]
-    return len(prose) >= _SENTENCE_WORDS and not any(fold(w) in _CENTRE_HEADS for w in words)
+    # Initials written with dots are one head word (c.s. molina jesús marín: cs).
+    heads = _WORD.findall(_DOTTED_INITIALS.sub(r"\1", covered))
+    return len(prose) >= _SENTENCE_WORDS and not any(fold(w) in _CENTRE_HEADS for w in heads)
 
 
 def _occupation_end(text: str, span: Span) -> Span:
@@ -1955,6 +1957,7 @@ _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
 # Persons and relatives.
 _PEOPLE_TYPES = PERSON_TYPES | {"FAMILIARES_SUJETO_ASISTENCIA"}
 _CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
+_DOTTED_INITIALS = re.compile(r"\b([^\W\d_])\.(?=[^\W\d_]\b)")
 _CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp hu hg hgu huc hcu hup huv csm csma".split())
 # Head words of centres, folded: one of them makes a span of common words a centre's name (Hospital del Mar).
 _CENTRE_HEADS = _CENTRE_ABBREVIATIONS | frozenset(
