@@ -114,12 +114,15 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         # A range is two dates; a word that says a date follows is none.
         ("ingresada del 9 al 14 de abril por asma", "9 al", "FECHAS", ["9"]),
         ("SIP 40218873   nascut 07/10/2021", "nascut", "FECHAS", []),
+        ("Data: 22/11   Hora: 11.30\nPacient", "11.30", "FECHAS", []),
         # The calf muscle is no twin; an age's unit alone is no relative; Catalan cap before what there is none of.
         ("sigue irradiación a gemelo izq y no tolera", "gemelo", "FAMILIARES_SUJETO_ASISTENCIA", []),
         ("embarazo de gemelos. El gemelo mayor", "gemelo", "FAMILIARES_SUJETO_ASISTENCIA", ["gemelo"]),
         ("pròxima revisió en 2 anys", "anys", "FAMILIARES_SUJETO_ASISTENCIA", []),
         ("No es troba cap altra font embolígena.", "cap altra font", "CENTRO_SALUD", []),
         ("Derivada al cap Sant Andreu.", "cap Sant Andreu", "CENTRO_SALUD", ["cap Sant Andreu"]),
+        ("la troba al cap d'unes hores. Ve", "cap d'unes hores", "CENTRO_SALUD", []),
+        ("millora al cap de tres dies", "cap de tres dies", "CENTRO_SALUD", []),
         # A name on a capitalised line ends before an identifier's key; a key alone is no name, nor a column's key.
         ("PACIENTE: IONUT CRACIUN  NIE X7742019Q", "IONUT CRACIUN  NIE", "NOMBRE_SUJETO_ASISTENCIA", ["IONUT CRACIUN"]),
         ("Paciente\t\t\tNHC\t\tTSI\n", "NHC", "NOMBRE_SUJETO_ASISTENCIA", []),

@@ -430,6 +430,9 @@ _GIVEN_NAMES_AFTER_A_COMMA = re.compile(
 )
 # The minutes of a time, and the hour and colon before them (11:05h).
 _MINUTES = re.compile(r"[0-5]\d[ \t]?h?\.?")
+# A time of day under its key (Hora: 11.30): no date, though 11.05 could be a day and month.
+_CLOCK_TIME = re.compile(r"(?:[01]?\d|2[0-3])[:.h][0-5]\d[ \t]?h?")
+_HOUR_KEY_BEFORE = re.compile(r"(?i)\b(?:hora|hores|horas|time)[ \t]*[:.]?[ \t]*\Z")
 _HOUR_AND_COLON = re.compile(r"\d:\Z")
 # The word that joins the two dates of a range, at a date's end (``9 al``).
 _RANGE_WORD_AT_END = re.compile(r"(?i)[ \t]+(?:al|a|hasta|fins|y|i)\Z")
@@ -1667,15 +1670,18 @@ def _patient_not_a_care_point(covered: str) -> bool:
 
 
 def _no_centre_at_all(covered: str) -> bool:
-    """Catalan ``cap`` before what there is none of, not a CAP (``no es troba cap altra font``, ``sense cap signe``)."""
+    """Catalan ``cap`` before what there is none of, not a CAP (``no es troba cap altra font``, ``sense cap signe``),
+    nor the end of a while (``al cap d'unes hores``, ``al cap de tres dies``)."""
     words = covered.split()
-    return len(words) > 1 and words[0] == "cap" and fold(words[1]) in _NONE_OF
+    return (len(words) > 1 and words[0] == "cap" and fold(words[1]) in _NONE_OF) or _AFTER_A_WHILE.match(
+        covered
+    ) is not None
 
 
 def _quantity(text: str, span: Span) -> bool:
     """A number before a unit is a quantity, not a year (``4000 Hz``, ``2000 kcal``); the minutes of a time are
     none either (``11:05h``), nor is a blood pressure, whose first number no day reaches (``mitjanes 128/76``), nor a
-    fraction of a tablet (``3/4 comp``)."""
+    fraction of a tablet (``3/4 comp``), nor a time after its key (``Hora: 11.30``)."""
     covered = text[span.start : span.end]
     return (
         (covered.isdigit() and _UNIT_AFTER.match(text, span.end) is not None)
@@ -1685,6 +1691,10 @@ def _quantity(text: str, span: Span) -> bool:
         )
         or _BLOOD_PRESSURE.search(covered) is not None
         or (_DOSE_FRACTION.fullmatch(covered) is not None and _DOSE_AFTER.match(text, span.end) is not None)
+        or (
+            _CLOCK_TIME.fullmatch(covered) is not None
+            and _HOUR_KEY_BEFORE.search(text, max(0, span.start - 12), span.start) is not None
+        )
     )
 
 
@@ -1957,6 +1967,10 @@ _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
 # Persons and relatives.
 _PEOPLE_TYPES = PERSON_TYPES | {"FAMILIARES_SUJETO_ASISTENCIA"}
 _CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
+_AFTER_A_WHILE = re.compile(
+    r"cap d(?:e\s+|['’])(?:un|una|uns|unes|poc|pocs|poques|mig|mitja|alguns|algunes|[0-9]+|dos|tres|quatre|cinc|sis"
+    r"|set|vuit|nou|deu|quinze|vint)\b"
+)
 _DOTTED_INITIALS = re.compile(r"\b([^\W\d_])\.(?=[^\W\d_]\b)")
 _CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp hu hg hgu huc hcu hup huv csm csma".split())
 # Head words of centres, folded: one of them makes a span of common words a centre's name (Hospital del Mar).
