@@ -121,6 +121,12 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("pròxima revisió en 2 anys", "anys", "FAMILIARES_SUJETO_ASISTENCIA", []),
         ("No es troba cap altra font embolígena.", "cap altra font", "CENTRO_SALUD", []),
         ("Derivada al cap Sant Andreu.", "cap Sant Andreu", "CENTRO_SALUD", ["cap Sant Andreu"]),
+        # A care point's town may hold a hyphen, and an abbreviated head in capitals keeps its lower-case name.
+        ("pac vila-real 9/7/24 17:50\npac. varon 38a", "pac vila-real", "CENTRO_SALUD", ["pac vila-real"]),
+        ("PAC son pisà  sábado 9/3 21:10\nwang", "PAC son pisà", "CENTRO_SALUD", ["PAC son pisà"]),
+        # The shared clinical record is no one's identifier.
+        ("PDA registrada a HC3: vol morir a casa.", "HC3", "ID_SUJETO_ASISTENCIA", []),
+        ("Queda registrat a la HC 3.", "3", "ID_SUJETO_ASISTENCIA", []),
         ("la troba al cap d'unes hores. Ve", "cap d'unes hores", "CENTRO_SALUD", []),
         ("millora al cap de tres dies", "cap de tres dies", "CENTRO_SALUD", []),
         # A name on a capitalised line ends before an identifier's key; a key alone is no name, nor a column's key.

@@ -120,6 +120,7 @@ STREET = "CALLE"
 # Zipf frequency (wordfreq) from which a word is a common word of Spanish or Catalan.
 COMMON_WORD = 3.5
 _WORD = re.compile(r"[^\W\d_]+")
+_HYPHENATED_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 _TRAILING_NUMBERS = re.compile(r"(?:[ \t,]+[0-9]+)+\Z")
 _ALPHANUMERIC = re.compile(r"[^\W_]+")
 # A word glued to a code by a full stop, in lower case: the sentence after it (``45128876k.ve``).
@@ -472,6 +473,11 @@ _TRAILING_PREPOSITION = re.compile(r"[ \t]+(?:des|de|del|desde|en|a|al)\Z")
 _AGE_UNIT_AFTER = re.compile(r"(?i)(?:[ \t]*(?:años|anys|anos|any|meses|mesos)|a)(?![^\W\d_])")
 # Breastfeeding taken for an origin (MEDDOCAN does annotate the infant, lactante, as ID_SUJETO_ASISTENCIA).
 _NEVER_AN_ORIGIN = frozenset(["lactancia"])
+# Shared clinical records and their programs, where a note was registered (registrada a HC3): no one's identifier.
+_RECORD_SYSTEMS = frozenset(["hc3", "ecap"])
+# No identifier of a patient is shorter (HC 3: the shared record again, read as a key and its value).
+_FEWEST_ID_CHARACTERS = 3
+_ALPHANUMERIC_CHARACTER = re.compile(r"[^\W_]")
 # The number of an age before its unit.
 _NUMBER_BEFORE_A_UNIT = re.compile(r"(?<![\w.,/])\d{1,3}[ \t]?\Z")
 # Five figures in a row, which no vital sign's value has.
@@ -1513,6 +1519,9 @@ def _centre_name_end(text: str, span: Span) -> Span:
     # Basque puts the centre's head after its name (Lasarte-Oria osasun zentroa).
     if len(tail) < 2 or not any(len(word) >= 3 for word in tail) or all(w in _BASQUE_CENTRE_HEADS for w in tail):
         return span
+    # An abbreviated head in capitals before a name in lower case is the name's whole (PAC son pisà, CAP alcarràs).
+    if last == 0 and words[0].group().isupper() and fold(words[0].group()) in _CENTRE_HEADS and len(tail) <= 3:
+        return span
     return Span(span.start, span.start + words[last].end(), span.label, span.score, span.source)
 
 
@@ -1662,10 +1671,13 @@ def _patient_not_a_care_point(covered: str) -> bool:
     from anonimed.rules.gazetteers import towns
 
     words = _WORD.findall(covered)
+    # A town's name may hold a hyphen (pac vila-real), and the towns' list keeps it whole.
+    hyphenated = {fold(w) for w in _HYPHENATED_WORD.findall(covered)}
     return (
         len(words) > 1
         and fold(words[0]) == "pac"
         and not any(w.istitle() or fold(w) in towns() for w in words[1:] if fold(w) not in _PARTICLES)
+        and not hyphenated & towns()
     )
 
 
@@ -2101,7 +2113,8 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
                 or _gerund_inside(covered)
             )
         )
-        or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN | _IDENTIFIER_KEYS)
+        or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN | _IDENTIFIER_KEYS | _RECORD_SYSTEMS)
+        or (label == "ID_SUJETO_ASISTENCIA" and len(_ALPHANUMERIC_CHARACTER.findall(covered)) < _FEWEST_ID_CHARACTERS)
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (
