@@ -835,13 +835,14 @@ def test_a_phone_keeps_its_extension_and_a_description_its_words() -> None:
 
 
 def test_a_time_span_is_no_age() -> None:
-    text = "Próxima revisión en dos años. Diabetes desde hace 3 años. Paciente de 54 años.\n"
+    text = "Próxima revisión en dos años. Diabetes desde hace 3 años. Lleva ocho años aquí. Paciente de 54 años.\n"
     found = kept(
         text,
         *spans_of(
             text,
             ("dos años", "EDAD_SUJETO_ASISTENCIA"),
             ("3 años", "EDAD_SUJETO_ASISTENCIA"),
+            ("ocho años", "EDAD_SUJETO_ASISTENCIA"),
             ("54 años", "EDAD_SUJETO_ASISTENCIA"),
         ),
     )

@@ -338,7 +338,8 @@ _GLUED_TOWN = re.compile(r"(?<=\w),(?=[^\W\d_]{3,}[^\d,]*\Z)")
 _HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
-    r"|plazo\s+de|termini\s+de|ctrl|control|alquiler|lloguer|prox|pròxim|proximo|próximo)[ \t]+\Z"
+    r"|plazo\s+de|termini\s+de|ctrl|control|alquiler|lloguer|prox|pròxim|proximo|próximo|lleva|llevaba|porta|portava)"
+    r"[ \t]+\Z"
 )
 # What a duration says after its number (DM2 de 15 anys d'evolució, dolor de 3 años de evolución).
 _DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:de[ \t]+|d['’])(?:evoluci|duraci|durada|antig|seguimiento|seguiment)")
@@ -1428,7 +1429,7 @@ def _generic_centre_with_its_name(text: str, span: Span) -> Span:
 
 
 def _duration(text: str, span: Span) -> bool:
-    """An "age" after a word that makes it a time span (``revisión en dos años``, ``hace 3 años``, ``cada 2 anys``),
+    """An "age" after a word that makes it a time span (``revisión en dos años``, ``hace 3 años``, ``cada 2 anys``, ``lleva ocho años``),
     or before one (``15 anys d'evolució``): no age of MEDDOCAN train, dev or the styles set has either."""
     return (
         _DURATION_BEFORE.search(text, max(0, span.start - 20), span.start) is not None
