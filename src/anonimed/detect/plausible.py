@@ -450,9 +450,10 @@ _NONE_OF = frozenset(
     " complicacio complicacions incidencia incidencies queixa dolor febre motiu efecte resposta millora dada dubte"
     " tractament medicacio episodi ingres caiguda vomit focus imatge troballa".split()
 )
-# Header keys of identifiers, which a name may run into (``IONUT CRACIUN  NIE``, ``juan perez nis``).
+# Header keys of identifiers, which a name may run into (``IONUT CRACIUN  NIE``, ``juan perez nis``); a clinician's
+# professional card (``Dr. Toni Marí  TIP 4471``) only in capitals, where the word is no key.
 _TRAILING_ID_KEY = re.compile(
-    r"[ \t]+(?i:NIE|DNI|NIF|NIS|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS|PASAPORTE|PASSAPORT|PASSPORT)\Z"
+    r"[ \t]+(?:(?i:NIE|DNI|NIF|NIS|NASS|NHC|SIP|CIP|CIPA|TIS|TSI|NUHSA|NUSS|PASAPORTE|PASSAPORT|PASSPORT)|TIP|CIAS)\Z"
 )
 # A word with figures at the end of a span: no word of a person's name has them.
 _TRAILING_CODE = re.compile(r"[ \t]+[^\W\d_]*\d[\w/.-]*\Z")
