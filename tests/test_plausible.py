@@ -124,6 +124,11 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         # A care point's town may hold a hyphen, and an abbreviated head in capitals keeps its lower-case name.
         ("pac vila-real 9/7/24 17:50\npac. varon 38a", "pac vila-real", "CENTRO_SALUD", ["pac vila-real"]),
         ("PAC son pisà  sábado 9/3 21:10\nwang", "PAC son pisà", "CENTRO_SALUD", ["PAC son pisà"]),
+        # A NANDA code opening a list's line is no postal code; a foreign postal code before its town stays one.
+        ("DIAGNÒSTICS (NANDA)\n00103 Deglució deteriorada.\n", "00103", "TERRITORIO", []),
+        ("Via Appia 3\n00185 Roma\n", "00185", "TERRITORIO", ["00185"]),
+        # A form's key before its dot leader.
+        ("EMPRESA ...... Autobuses Nalón\nMUTUA COLABORADORA ........... asepeyo\n", "MUTUA COLABORADORA", "INSTITUCION", []),
         # The shared clinical record is no one's identifier.
         ("PDA registrada a HC3: vol morir a casa.", "HC3", "ID_SUJETO_ASISTENCIA", []),
         ("Queda registrat a la HC 3.", "3", "ID_SUJETO_ASISTENCIA", []),

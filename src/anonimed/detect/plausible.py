@@ -357,6 +357,7 @@ _RETIRED = frozenset(
 # Five digits opening with 00 in brackets: a nursing diagnosis' NANDA code (Risc de caigudes (00155)), where a Spanish
 # postal code opens with its province's number, 01 to 52 (a foreign one, such as France's 66260, stays a place).
 _NANDA_CODE = re.compile(r"\(00\d{3}\)")
+_NANDA_DIAGNOSIS_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
 # A department or a centre's acronym after de/del, which ends a clinician's name (Dr. Oliveras del CSMA, Dr.
 # Ferreiro de Oncología).
 _DEPARTMENT_AFTER_A_NAME = re.compile(r"[ \t]+(?:del|de|d['’])[ \t]*(?:la[ \t]+|l['’])?(?P<word>[^\W\d_]+)")
@@ -1476,8 +1477,19 @@ def _gerund_inside(covered: str) -> bool:
 
 
 def _nanda_code(text: str, span: Span) -> bool:
-    """A nursing diagnosis' code in brackets taken for a postal code (see ``_NANDA_CODE``)."""
-    return span.end - span.start == 5 and _NANDA_CODE.fullmatch(text, span.start - 1, span.end + 1) is not None
+    """A nursing diagnosis' code taken for a postal code (see ``_NANDA_CODE``): in brackets, or opening a line of a
+    list before the diagnosis, a word no list of places knows (``00103 Deglució deteriorada``; not ``00185 Roma``)."""
+    if span.end - span.start != 5:
+        return False
+    if _NANDA_CODE.fullmatch(text, span.start - 1, span.end + 1) is not None:
+        return True
+    diagnosis = _NANDA_DIAGNOSIS_AFTER.match(text, span.end)
+    return (
+        text[span.start : span.start + 2] == "00"
+        and not text[text.rfind("\n", 0, span.start) + 1 : span.start].strip()
+        and diagnosis is not None
+        and not _known(diagnosis.group(1))
+    )
 
 
 def _whole_name(text: str, span: Span) -> Span:
@@ -1936,6 +1948,9 @@ def _is_key(text: str, span: Span) -> bool:
     # A key may open a column of its line as well (``Código postal: 38430          Provincia: Santa Cruz``).
     columns = list(_COLUMN_BREAK.finditer(before))
     opens = not before.strip() or bool(columns and not before[columns[-1].end() :].strip())
+    # A dot leader after what opens the line makes it a form's key (MUTUA COLABORADORA ........... asepeyo).
+    if opens and _DOT_LEADER_AFTER.match(text, span.end) is not None:
+        return True
     if _COLON_AFTER.match(text, span.end) is None:
         # Or a "place" be a key's first word, the rest of the key in lower case (``Código de empleado:``, ``Nº
         # empleado:``); not a person's name, which may open a line of what they say (``Pere diu:``).
@@ -1985,6 +2000,7 @@ _AFTER_A_WHILE = re.compile(
     r"cap d(?:e\s+|['’])(?:un|una|uns|unes|poc|pocs|poques|mig|mitja|alguns|algunes|[0-9]+|dos|tres|quatre|cinc|sis"
     r"|set|vuit|nou|deu|quinze|vint)\b"
 )
+_DOT_LEADER_AFTER = re.compile(r"[ \t]*\.{3,}")
 _DOTTED_INITIALS = re.compile(r"\b([^\W\d_])\.(?=[^\W\d_]\b)")
 _CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp hu hg hgu huc hcu hup huv csm csma".split())
 # Head words of centres, folded: one of them makes a span of common words a centre's name (Hospital del Mar).
