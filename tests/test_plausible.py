@@ -539,7 +539,7 @@ def test_gold_spans_of_the_styles_set_are_plausible() -> None:
 
 
 def test_a_code_is_whole_and_a_phone_number_has_its_nine_digits() -> None:
-    text = "CIP ARCALA780915013. CIPA: nhc-150679. NHC HUBU-0193847. Truqueu-la (636 554 218)."
+    text = "CIP ARCALA780915013. CIPA: nhc-150679. NHC HUBU-0193847. Truqueu-la (636 554 218). Col. 07/04.561."
     found = plausible(
         text,
         [
@@ -547,6 +547,7 @@ def test_a_code_is_whole_and_a_phone_number_has_its_nine_digits() -> None:
             Span(*spans_of(text, ("150679", "ID_SUJETO_ASISTENCIA"))[0]),
             Span(*spans_of(text, ("0193847", "ID_SUJETO_ASISTENCIA"))[0]),
             Span(*spans_of(text, ("554 218", "NUMERO_TELEFONO"))[0]),
+            Span(*spans_of(text, ("07/04", "ID_TITULACION_PERSONAL_SANITARIO"))[0]),
         ],
     )
     assert [(text[s.start : s.end], s.label) for s in found] == [
@@ -554,6 +555,7 @@ def test_a_code_is_whole_and_a_phone_number_has_its_nine_digits() -> None:
         ("150679", "ID_SUJETO_ASISTENCIA"),  # the key glued to it is not part of it
         ("HUBU-0193847", "ID_SUJETO_ASISTENCIA"),
         ("636 554 218", "NUMERO_TELEFONO"),
+        ("07/04.561", "ID_TITULACION_PERSONAL_SANITARIO"),  # a full stop between digits joins, the last one ends
     ]
 
 

@@ -332,6 +332,21 @@ def test_a_rule_completes_a_centre_the_model_cut_short_with_words_of_its_name() 
     assert [(s.start, s.end) for s in added] == [(0, 37), (38, 59)]
 
 
+def test_a_rule_completes_a_centre_the_model_cut_in_pieces() -> None:
+    class Centres:
+        name = "rules"
+
+        def detect(self, document: Document) -> list[Span]:
+            return [Span(10, 38, "HOSPITAL")]
+
+    text = "URGENCIAS H.U. Los Arcos del Mar Menor   28/05/2025"
+    document = Document("n", text)
+    # The model's pieces, parted by a full stop and a space, are one centre that the rule's name goes on from.
+    model = Fixed([Span(10, 13, "HOSPITAL"), Span(15, 32, "HOSPITAL")])
+    added = WithRules(model, Centres()).detect(document)
+    assert [text[s.start : s.end] for s in added] == ["H.U. Los Arcos del Mar Menor"]
+
+
 def test_a_rule_takes_a_centre_whose_town_the_model_took_alone() -> None:
     class Centres:
         name = "rules"

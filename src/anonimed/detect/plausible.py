@@ -987,12 +987,13 @@ def _before_a_word(text: str, span: Span) -> Span | None:
 
 
 def _code_joint(text: str, offset: int) -> bool:
-    """A hyphen or slash between letters or digits joins the parts of one code (``HUBU-0193847``, ``30/10448721/59``)."""
-    return (
-        text[offset] in "-/"
-        and 0 < offset < len(text) - 1
-        and text[offset - 1].isalnum()
-        and text[offset + 1].isalnum()
+    """A hyphen or slash between letters or digits joins the parts of one code (``HUBU-0193847``, ``30/10448721/59``),
+    and so does a full stop between digits (a collegiate number's thousands: ``07/04.561``)."""
+    if not 0 < offset < len(text) - 1:
+        return False
+    before, after = text[offset - 1], text[offset + 1]
+    return (text[offset] in "-/" and before.isalnum() and after.isalnum()) or (
+        text[offset] == "." and before.isdigit() and after.isdigit()
     )
 
 

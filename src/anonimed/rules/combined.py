@@ -69,12 +69,20 @@ def _longer_centre(text: str, rule_span: Span, model_spans: Sequence[Span]) -> b
     la Cinta``) or, for an institution, starts with them (``Servicio de`` + ``Salud de Castilla-La Mancha``; not a
     care home's ``Residencia``, which the guidelines leave out): not with a town after ``de``,
     which the guidelines tag apart, nor with an initial, a number, an hour or a common word in capitals that the rule
-    ran into (``Universidad de Alcalá`` + ``E``-mail, ``Hospital Morales Meseguer`` + ``2``ª planta)."""
-    if not (rule_span.label in CENTRE_TYPES and len(model_spans) == 1 and model_spans[0].label == rule_span.label):
+    ran into (``Universidad de Alcalá`` + ``E``-mail, ``Hospital Morales Meseguer`` + ``2``ª planta).  Pieces of the
+    model's parted by a full stop or a space alone count as one span (``H.U`` + ``Los Arcos del Mar`` of ``H.U. Los
+    Arcos del Mar Menor``)."""
+    pieces = sorted(model_spans)
+    if not (
+        rule_span.label in CENTRE_TYPES
+        and pieces
+        and all(piece.label == rule_span.label for piece in pieces)
+        and all(not text[a.end : b.start].strip(" .") for a, b in zip(pieces, pieces[1:]))
+    ):
         return False
     from anonimed.rules.gazetteers import PARTICLES, CommonWords
 
-    model = model_spans[0]
+    model = Span(pieces[0].start, pieces[-1].end, rule_span.label)
     if model.start == rule_span.start:
         words = text[model.end : rule_span.end].split()
     elif model.end == rule_span.end and rule_span.label == "INSTITUCION":
