@@ -128,7 +128,12 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("DIAGNÒSTICS (NANDA)\n00103 Deglució deteriorada.\n", "00103", "TERRITORIO", []),
         ("Via Appia 3\n00185 Roma\n", "00185", "TERRITORIO", ["00185"]),
         # A form's key before its dot leader.
-        ("EMPRESA ...... Autobuses Nalón\nMUTUA COLABORADORA ........... asepeyo\n", "MUTUA COLABORADORA", "INSTITUCION", []),
+        (
+            "EMPRESA ...... Autobuses Nalón\nMUTUA COLABORADORA ........... asepeyo\n",
+            "MUTUA COLABORADORA",
+            "INSTITUCION",
+            [],
+        ),
         # The shared clinical record is no one's identifier.
         ("PDA registrada a HC3: vol morir a casa.", "HC3", "ID_SUJETO_ASISTENCIA", []),
         ("Queda registrat a la HC 3.", "3", "ID_SUJETO_ASISTENCIA", []),

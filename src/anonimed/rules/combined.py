@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
@@ -77,7 +78,7 @@ def _longer_centre(text: str, rule_span: Span, model_spans: Sequence[Span]) -> b
         rule_span.label in CENTRE_TYPES
         and pieces
         and all(piece.label == rule_span.label for piece in pieces)
-        and all(not text[a.end : b.start].strip(" .") for a, b in zip(pieces, pieces[1:]))
+        and all(not text[a.end : b.start].strip(" .") for a, b in pairwise(pieces))
     ):
         return False
     from anonimed.rules.gazetteers import PARTICLES, CommonWords
