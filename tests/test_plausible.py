@@ -1170,7 +1170,7 @@ def test_a_number_glued_to_a_phone_key_is_the_phone_and_a_dose_is_no_street() ->
 def test_a_lone_lower_case_word_is_no_person_in_a_note_that_capitalises_names() -> None:
     text = (
         "Pacient: Jordi Font Serra. La font de la febre és urinària. Abdomen moll i depressible. Viu a valencia.\n"
-        "Avisat el dr. cabrera.\n"
+        "Avisat el dr. cabrera.\naurelio (mf)\n"
     )
     found = labelled(
         text,
@@ -1181,12 +1181,15 @@ def test_a_lone_lower_case_word_is_no_person_in_a_note_that_capitalises_names() 
             ("moll", "NOMBRE_PERSONAL_SANITARIO"),
             ("valencia", "TERRITORIO"),
             ("cabrera", "NOMBRE_PERSONAL_SANITARIO"),
+            ("aurelio", "NOMBRE_PERSONAL_SANITARIO"),
         ),
     )
+    # A name signing before its role in brackets is one, common word or not.
     assert found == [
         ("Jordi Font Serra", "NOMBRE_SUJETO_ASISTENCIA"),
         ("valencia", "TERRITORIO"),
         ("cabrera", "NOMBRE_PERSONAL_SANITARIO"),
+        ("aurelio", "NOMBRE_PERSONAL_SANITARIO"),
     ]
 
 

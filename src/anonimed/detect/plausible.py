@@ -172,6 +172,12 @@ _ROLES_BEFORE_A_NAME_IN_BRACKETS = _ROLE_WORDS | frozenset(
     "enfermeria infermeria enf inf ts social gerocultora gerocultor mf pediatra".split()
 )
 _BRACKET_OPEN_BEFORE = re.compile(r"\([ \t]*\Z")
+# A role in brackets after a name that signs a line (aurelio (mf)).
+_SIGNING_ROLES = frozenset(
+    "mf enf inf due tes med ped mir matr matrona llevadora fisio ts aux tcae pediatra medico metge metgessa enfermera"
+    " enfermero infermera infermer".split()
+)
+_ROLE_IN_BRACKETS_AFTER = re.compile(r"[ \t]*\([ \t]*([^\W\d_]+)[ \t]*[.)]")
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
 # A role that a signature writes before the name, abbreviated (``inf ped nerea b.``, ``R2 Gerard Pla``), with the
@@ -640,13 +646,16 @@ def _lower_case_word(text: str, span: Span) -> bool:
     if not (covered.isalpha() and covered.islower() and covered in CommonWords()):
         return False
     return not (
-        _after_a_title(text, span) or _before_age_or_identifier(text, span) or _in_brackets_after_a_role(text, span)
+        _after_a_title(text, span) or _before_age_or_identifier(text, span) or _beside_a_role_in_brackets(text, span)
     )
 
 
-def _in_brackets_after_a_role(text: str, span: Span) -> bool:
+def _beside_a_role_in_brackets(text: str, span: Span) -> bool:
     """A name alone in brackets after a clinician's role (``enfermera gestora de casos (rosario)``, ``t.s. (xoana)``,
-    ``enfermeria (miren)``): whose name it is."""
+    ``enfermeria (miren)``), or before the role in brackets (``aurelio (mf)``): whose name it is."""
+    after = _ROLE_IN_BRACKETS_AFTER.match(text, span.end)
+    if after is not None and fold(after.group(1)) in _SIGNING_ROLES:
+        return True
     if not (
         _BRACKET_OPEN_BEFORE.search(text, max(0, span.start - 2), span.start) and text[span.end : span.end + 1] == ")"
     ):
