@@ -457,6 +457,11 @@ _NONE_OF = frozenset(
     " complicacio complicacions incidencia incidencies queixa dolor febre motiu efecte resposta millora dada dubte"
     " tractament medicacio episodi ingres caiguda vomit focus imatge troballa".split()
 )
+# Catalan "al cap de" a while: after some time, no CAP (al cap d'unes hores, al cap de tres dies).
+_AFTER_A_WHILE = re.compile(
+    r"cap d(?:e\s+|['’])(?:un|una|uns|unes|poc|pocs|poques|mig|mitja|alguns|algunes|[0-9]+|dos|tres|quatre|cinc|sis"
+    r"|set|vuit|nou|deu|quinze|vint)\b"
+)
 # Header keys of identifiers, which a name may run into (``IONUT CRACIUN  NIE``, ``juan perez nis``); a clinician's
 # professional card (``Dr. Toni Marí  TIP 4471``) only in capitals, where the word is no key.
 _TRAILING_ID_KEY = re.compile(
@@ -486,7 +491,6 @@ _NEVER_AN_ORIGIN = frozenset(["lactancia"])
 _RECORD_SYSTEMS = frozenset(["hc3", "ecap"])
 # No identifier of a patient is shorter (HC 3: the shared record again, read as a key and its value).
 _FEWEST_ID_CHARACTERS = 3
-_ALPHANUMERIC_CHARACTER = re.compile(r"[^\W_]")
 # The number of an age before its unit.
 _NUMBER_BEFORE_A_UNIT = re.compile(r"(?<![\w.,/])\d{1,3}[ \t]?\Z")
 # Five figures in a row, which no vital sign's value has.
@@ -1441,8 +1445,9 @@ def _generic_centre_with_its_name(text: str, span: Span) -> Span:
 
 
 def _duration(text: str, span: Span) -> bool:
-    """An "age" after a word that makes it a time span (``revisión en dos años``, ``hace 3 años``, ``cada 2 anys``, ``lleva ocho años``),
-    or before one (``15 anys d'evolució``): no age of MEDDOCAN train, dev or the styles set has either."""
+    """An "age" after a word that makes it a time span (``revisión en dos años``, ``hace 3 años``, ``cada 2 anys``,
+    ``lleva ocho años``), or before one (``15 anys d'evolució``): no age of MEDDOCAN train, dev or the styles set has
+    either."""
     return (
         _DURATION_BEFORE.search(text, max(0, span.start - 20), span.start) is not None
         or _DURATION_AFTER.match(text, span.end) is not None
@@ -1496,7 +1501,7 @@ def _nanda_code(text: str, span: Span) -> bool:
     diagnosis = _NANDA_DIAGNOSIS_AFTER.match(text, span.end)
     return (
         text[span.start : span.start + 2] == "00"
-        and not text[text.rfind("\n", 0, span.start) + 1 : span.start].strip()
+        and not text[_line_around(text, span)[0] : span.start].strip()
         and diagnosis is not None
         and not _known(diagnosis.group(1))
     )
@@ -2000,17 +2005,15 @@ _REST_OF_A_KEY = re.compile(r"(?:[ \t]+[a-zà-ÿ]+\.?){1,3}[ \t]*:")
 _EMAIL_SIGN = re.compile(r"(?i)@|\(at\)|\[at\]|\barroba\b")
 # A key's colon right after it, perhaps after a word in brackets that says whose it is (``Mòbil (fill):``).
 _COLON_AFTER = re.compile(r"[ \t]*(?:\([^()\n]{1,20}\)[ \t]*)?:")
+# A leader of dots between a form's key and its value (MUTUA COLABORADORA ........... asepeyo).
+_DOT_LEADER_AFTER = re.compile(r"[ \t]*\.{3,}")
 # The words in capitals that open a key before its last word (DATA DEL, MÉDICO QUE, Nº).
 _KEY_IN_CAPITALS = re.compile(r"[ \t]*(?:[^\W\d_a-zà-ÿ]+\.?|Nº|N\.º)(?:[ \t]+[^\W\d_a-zà-ÿ]+\.?)*[ \t]+")
 _NAMES_AND_PLACES = PERSON_TYPES | PLACE_TYPES
 # Persons and relatives.
 _PEOPLE_TYPES = PERSON_TYPES | {"FAMILIARES_SUJETO_ASISTENCIA"}
 _CENTRE_TYPES = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
-_AFTER_A_WHILE = re.compile(
-    r"cap d(?:e\s+|['’])(?:un|una|uns|unes|poc|pocs|poques|mig|mitja|alguns|algunes|[0-9]+|dos|tres|quatre|cinc|sis"
-    r"|set|vuit|nou|deu|quinze|vint)\b"
-)
-_DOT_LEADER_AFTER = re.compile(r"[ \t]*\.{3,}")
+# Initials written with dots, read as one word (c.s. → cs).
 _DOTTED_INITIALS = re.compile(r"\b([^\W\d_])\.(?=[^\W\d_]\b)")
 _CENTRE_ABBREVIATIONS = frozenset("cs cap abs eap h hosp hu hg hgu huc hcu hup huv csm csma".split())
 # Head words of centres, folded: one of them makes a span of common words a centre's name (Hospital del Mar).
@@ -2142,7 +2145,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
             )
         )
         or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN | _IDENTIFIER_KEYS | _RECORD_SYSTEMS)
-        or (label == "ID_SUJETO_ASISTENCIA" and len(_ALPHANUMERIC_CHARACTER.findall(covered)) < _FEWEST_ID_CHARACTERS)
+        or (label == "ID_SUJETO_ASISTENCIA" and sum(c.isalnum() for c in covered) < _FEWEST_ID_CHARACTERS)
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (
