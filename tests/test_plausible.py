@@ -321,6 +321,26 @@ def _one(text: str, covered: str, label: str) -> list[str]:
             "NOMBRE_SUJETO_ASISTENCIA",
             ["teresa ferré bel"],
         ),
+        # A phone takes its extension; a plate its letters; words of a sentence are no relative, a relative's age is.
+        ("telèfon PADES: 972 26 19 00 ext 3.", "972 26 19 00", "NUMERO_TELEFONO", ["972 26 19 00 ext 3"]),
+        ("UCI: 985 18 50 00 ext 38120\n", "985 18 50 00 ext", "NUMERO_TELEFONO", ["985 18 50 00 ext 38120"]),
+        ("Central 93 227 54 00 (ext. 2231)", "93 227 54 00", "NUMERO_TELEFONO", ["93 227 54 00"]),
+        ("un turisme (matrícula 4821 KLP) que", "4821", "IDENTIF_VEHICULOS_NRSERIE_PLACAS", ["4821 KLP"]),
+        (
+            "viene con la madre (Tania), van a la guarde de La Corredoria\ntos sin dificultad resp. come",
+            "dificultad resp",
+            "FAMILIARES_SUJETO_ASISTENCIA",
+            [],
+        ),
+        ("La filla gran, de set anys, es queda", "set anys", "FAMILIARES_SUJETO_ASISTENCIA", ["set anys"]),
+        ("Viu amb els avis paterns a Canals.", "avis paterns", "FAMILIARES_SUJETO_ASISTENCIA", ["avis paterns"]),
+        # A form's key names no hospital; eponyms and a nursing diagnosis' code name no place; a street type alone
+        # is no street.
+        ("HOSPITAL DE ORIGEN\nHospital de Cabueñes", "HOSPITAL DE ORIGEN", "HOSPITAL", []),
+        ("infarto pulmonar (joroba de Hampton).", "Hampton", "TERRITORIO", []),
+        ("NIHSS aprox 14, Cincinnati +", "Cincinnati", "TERRITORIO", []),
+        ("- [00155] Risc de caigudes", "00155", "TERRITORIO", []),
+        ("proxima ronda el martes", "ronda el", "CALLE", []),
     ],
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:

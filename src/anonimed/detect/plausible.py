@@ -297,6 +297,8 @@ _GENERIC_CENTRE_WORDS = frozenset(
     "centro centre salud salut mental infantil juvenil atencion atencio primaria hospital dia dia unidad unitat"
     " especialidades especialitats".split()
 )
+# What a form's key says of a hospital (HOSPITAL DE ORIGEN, Hospital de referencia): no hospital's name.
+_HOSPITAL_ROLES = frozenset("origen destino desti procedencia referencia".split())
 _CENTRE_NAME_AFTER = re.compile(
     r"[ \t]+(?i:de|del|d['’])(?:[ \t]*(?i:l|s)['’])?[ \t]*[A-ZÀ-Ý][\w-]+(?:[ \t]+[A-ZÀ-Ý][\w-]+)*"
 )
@@ -316,7 +318,15 @@ _COMPLEMENT_STOPS = frozenset(
     "en a al amb con y i e o que desde des hasta fins para per por sin ni profesion professio oficio ofici jubilado"
     " jubilada jubilat retirado retirada del la el los las les els su sus seu seva un una uno".split()
 )
+# The letters of a Spanish number plate after its digits (no vowels, no Ñ or Q).
+_PLATE_LETTERS_AFTER = re.compile(r"[ \t-]?[BCDFGHJKLMNPRSTVWXYZ]{3}(?!\w)")
+# The units of an age in words (de set anys, de catorce meses).
+_AGE_UNITS = frozenset("anys any años año mesos mes meses setmanes semanas dies dias".split())
 _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*\Z")
+# A phone's extension written after it, not in brackets (93 227 54 00 ext 3, 985 18 50 00 ext. 38120), and the word
+# of one that a phone span ends with.
+_EXTENSION_AFTER = re.compile(r"(?i)[ \t,]*(?:ext|extensi[oó]n?)\.?[ \t:]*\d{1,6}(?![\d/.,]\d)")
+_EXTENSION_WORD_AT_END = re.compile(r"(?i)[ \t,]*\b(?:ext|extensi[oó]n?)\.?\Z")
 # Spanish and Catalan weekdays (the rules' list also holds Galician ones, whose martes and domingo may name).
 _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
@@ -362,7 +372,7 @@ _RETIRED = frozenset(
 )
 # Five digits opening with 00 in brackets: a nursing diagnosis' NANDA code (Risc de caigudes (00155)), where a Spanish
 # postal code opens with its province's number, 01 to 52 (a foreign one, such as France's 66260, stays a place).
-_NANDA_CODE = re.compile(r"\(00\d{3}\)")
+_NANDA_CODE = re.compile(r"\(00\d{3}\)|\[00\d{3}\]")
 _NANDA_DIAGNOSIS_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
 # A department or a centre's acronym after de/del, which ends a clinician's name (Dr. Oliveras del CSMA, Dr.
 # Ferreiro de Oncología).
@@ -469,6 +479,8 @@ _TRAILING_ID_KEY = re.compile(
 )
 # A word with figures at the end of a span: no word of a person's name has them.
 _TRAILING_CODE = re.compile(r"[ \t]+[^\W\d_]*\d[\w/.-]*\Z")
+# The letters of a Spanish number plate after its digits (no vowels, no Ñ or Q).
+_PLATE_LETTERS_AFTER = re.compile(r"[ \t-]?[BCDFGHJKLMNPRSTVWXYZ]{3}(?!\w)")
 # The units of an age in words.
 _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
 # Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
@@ -514,6 +526,7 @@ _WORD_BEFORE = {
 _SCALES = (
     "barthel|tinetti|mna|pfeiffer|lawton|norton|braden|emina|downton|karnofsky|nihss|rankin|mmse|mec|katz|pps|charlson"
     "|zarit|yesavage|glasgow|apgar|epworth|hamilton|beck|fagerstrom|morisky|cage|audit|dast|phq-?9|gad-?7|moca|hads"
+    "|cincinnati"
 )
 _VITAL_SIGN = re.compile(
     rf"(?i)(?:t|tª|temp|fr|fc|ta|tas|tad|pa|sat|sato2|spo2|eva|gcs|ecog|nyha|asa|imc|peep|fio2|inr|hba1c|{_SCALES})"
@@ -536,7 +549,7 @@ _FRACTION = re.compile(r"\D*?(\d{1,4})/(\d{1,4})")
 _EPONYM_BEFORE = re.compile(
     r"(?i)\b(?:escala|[íi]ndice|[íi]ndex|test|s[íi]ndrome|enfermedad|enf\.|malaltia|signo|signe|maniobra|criterios?"
     r"|criteris?|clasificaci[óo]n|classificaci[óo]|estadio|grado|grau|fractura|tipo|tipus|biometr[íi]a|reglas?|regles?"
-    r"|f[óo]rmula|tri[áa]ngulo|triangle"
+    r"|f[óo]rmula|tri[áa]ngulo|triangle|joroba|bolsa|bossa|bursa|ligamento|lligament|conducto|conducte"
     r"|reflejo|reflex)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?(?:de|d['’])[ \t]*\Z"
 )
 # A Catalan clitic pronoun right before a verb (es dona, li dona, ens dona).
@@ -870,6 +883,25 @@ def _with_country_code(text: str, span: Span) -> Span:
     if code is None:
         return span
     return Span(code.start(), span.end, span.label, span.score, span.source)
+
+
+def _with_its_extension(text: str, span: Span) -> Span:
+    """A phone number takes the extension written after it (``972 26 19 00 ext 3``), and one that ends with the word
+    of an extension takes its number too (``ext`` alone is no PHI)."""
+    word = _EXTENSION_WORD_AT_END.search(text, span.start, span.end)
+    end = word.start() if word is not None else span.end
+    extension = _EXTENSION_AFTER.match(text, end)
+    if extension is not None:
+        end = extension.end()
+    return span if end == span.end else Span(span.start, end, span.label, span.score, span.source)
+
+
+def _whole_plate(text: str, span: Span) -> Span:
+    """A Spanish number plate's four digits take the three letters after them (``4821 KLP``)."""
+    if not re.fullmatch(r"\d{4}", text[span.start : span.end]):
+        return span
+    letters = _PLATE_LETTERS_AFTER.match(text, span.end)
+    return span if letters is None else Span(span.start, letters.end(), span.label, span.score, span.source)
 
 
 def _name_part(text: str, span: Span) -> Span | None:
@@ -1427,8 +1459,11 @@ def _clean_not_a_grandchild(text: str, span: Span) -> bool:
 def _generic_centre(label: str, covered: str) -> bool:
     """A health centre or a day hospital named by generic words alone (``Centro de Salud Mental``, ``Hospital de Dia
     d'Oncohematologia``: a department's name is generic too), or the word ``hospital`` alone (``llegada 19:58 ·
-    hospital 20:40``): the kind of a centre, not one.  MEDDOCAN names ``Hospital General`` a hospital."""
+    hospital 20:40``), or a form's key (``HOSPITAL DE ORIGEN``): the kind of a centre, not one.  MEDDOCAN names
+    ``Hospital General`` a hospital."""
     words = [fold(w) for w in _own_words(covered)]
+    if label == "HOSPITAL" and words[:1] == ["hospital"] and words[-1:] and words[-1] in _HOSPITAL_ROLES:
+        return True
     if not words or "general" in words or (label == "HOSPITAL" and "dia" not in words and words != ["hospital"]):
         return False
     return all(w in _GENERIC_CENTRE_WORDS or _DEPARTMENT_WORD.fullmatch(w) for w in words)
@@ -1792,6 +1827,34 @@ def _department_only(covered: str) -> bool:
     )
 
 
+def _street_type_alone(covered: str) -> bool:
+    """A street's type and articles with no name or number (``proxima ronda el martes``)."""
+    return not any(c.isdigit() for c in covered) and _function_words_only(" ".join(_WORD.findall(covered)[1:]))
+
+
+def _words_of_a_sentence(covered: str, capitalised: bool) -> bool:
+    """Words of a sentence with no kinship word, modifier of one, age or name in them are no relative (``tos sin
+    dificultad resp``); one word alone may be a kinship word no list knows (``iaia``, ``aita``)."""
+    words = [fold(word) for word in _own_words(covered)]
+    kinship = _kinship_words()
+    return (
+        len(words) >= 2
+        and not any(c.isdigit() for c in covered)
+        and not any(word in kinship or RELATIVE_MODIFIERS.fullmatch(word) or word in _AGE_UNITS for word in words)
+        and (_lower_case_prose(covered) if capitalised else _common_prose(covered))
+    )
+
+
+@cache
+def _kinship_words() -> frozenset[str]:
+    """The kinship words of the shipped rules' lists (plurals and Catalan, Galician and Basque words included)."""
+    from anonimed.rules.ruleset import DEFAULT_RULES_DIR, read_rule_file
+
+    listed = read_rule_file(DEFAULT_RULES_DIR / "00-listas.yaml").gazetteers["kinship"]
+    assert isinstance(listed, frozenset)  # a list of words, which the file gives
+    return KINSHIP | listed
+
+
 def _kinship_inside(covered: str) -> bool:
     """A place that holds a kinship word is a phrase about relatives (``la custodia dels dos fills``)."""
     return any(fold(word) in KINSHIP for word in _own_words(covered))
@@ -2085,6 +2148,8 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label == "FECHAS", _with_the_month_after),
     (lambda label: label == "FAMILIARES_SUJETO_ASISTENCIA", _relative_end),
     (lambda label: label in PHONE_TYPES, lambda text, span: _with_country_code(text, _whole_phone(text, span))),
+    (lambda label: label in PHONE_TYPES, _with_its_extension),
+    (lambda label: label == "IDENTIF_VEHICULOS_NRSERIE_PLACAS", _whole_plate),
 )
 
 
@@ -2120,6 +2185,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
             and not (label in PERSON_TYPES and _after_a_person_key(text, span))
         )
         or ((names_or_places or label in _CENTRE_TYPES or label == "FECHAS") and _function_words_only(covered))
+        or (label == STREET and _street_type_alone(covered))
         or (names_or_places and fold(covered) in _NEVER_A_NAME_OR_PLACE)
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
         or (label in PHONE_TYPES and sum(c.isdigit() for c in covered) < _FEWEST_PHONE_DIGITS)
@@ -2174,6 +2240,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         # A time span (des de fa 15 anys) and a notice (avís domicili, where avis are grandparents) are no relatives.
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and covered[:1].isdigit() and _duration(text, span))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and covered.lower() == "avís")
+        or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _words_of_a_sentence(covered, capitalised))
         or (label in _PEOPLE_TYPES and fold(covered) in _NEVER_A_PERSON)
         or (names_or_places and fold(covered) in _SCALE_NAMES and not _after_a_title(text, span))
         or (label == "CENTRO_SALUD" and _no_centre_at_all(covered))
