@@ -341,6 +341,10 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("NIHSS aprox 14, Cincinnati +", "Cincinnati", "TERRITORIO", []),
         ("- [00155] Risc de caigudes", "00155", "TERRITORIO", []),
         ("proxima ronda el martes", "ronda el", "CALLE", []),
+        ("llamar al 649 31 27 05. Mañana (jueves) tiene eco", "Mañana", "TERRITORIO", []),
+        ("Si febre o mal de coll: hemograma", "coll", "TERRITORIO", []),
+        ("Visita amb la Dra. Coll dilluns", "Coll", "NOMBRE_PERSONAL_SANITARIO", ["Coll"]),
+        ("Vive con Ana Ruiz. citologia 2022 (cribado cada 3 años).", "cribado cada", "NOMBRE_SUJETO_ASISTENCIA", []),
     ],
 )
 def test_checks_written_from_the_blind_batches(text: str, covered: str, label: str, expected: list[str]) -> None:

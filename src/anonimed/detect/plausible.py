@@ -592,7 +592,7 @@ _UNIT = re.compile(
 )
 # Words that no person's name holds (articles, which some do hold, such as El Kadaoui, are left out).
 _NOT_IN_NAMES = frozenset(
-    "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi".split()
+    "por para con sin que al en se le lo su sus es ha muy tras desde hasta per amb els ho li hi cada".split()
 )
 _PARTICLES = frozenset("de del la las los el y i e d l da dos sant san santa".split())
 # The head words of a Basque centre's name, which follow the name.
@@ -2051,10 +2051,13 @@ def _is_key(text: str, span: Span) -> bool:
 # l'esquerra; de 64 anys, viu a Reus; AP:HTA,FA; en ERTE).
 _NEVER_A_NAME_OR_PLACE = frozenset(
     "cordialment cordialmente atentamente atentament salutacions saludos esquerra dreta izquierda derecha viu vive"
-    " hta dm dlp epoc erc irc iam tvp tep erte".split()
+    " hta dm dlp epoc erc irc iam tvp tep erte hoy ayer mañana avui ahir dema".split()
 )
 # How someone lives, not where (VIVE SOLO); a surname elsewhere (Dra. Sola).
 _ALONE = frozenset("solo sola solos solas sol sols soles".split())
+# Catalan words that open a sentence or name a part of the body, taken for towns (Millor. Afebril; mal de coll):
+# surnames elsewhere (Dr. Coll).
+_NEVER_A_PLACE = _ALONE | frozenset("millor pitjor coll".split())
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
 # A name's last word, an elided particle (``Móra d``), and the apostrophe and word that complete it (``'Ebre``).
@@ -2195,7 +2198,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         # A street with its number may be named after a job (c. de la Maquinista, 9).
         or (names_or_places and _job_title(covered) and not (label == STREET and _DIGIT_GROUP.search(covered)))
-        or (label in PLACE_TYPES and (_language(covered) or fold(covered) in _ALONE))
+        or (label in PLACE_TYPES and (_language(covered) or fold(covered) in _NEVER_A_PLACE))
         or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and _care_log(covered))
         or (label == "TERRITORIO" and (_extension(text, span) or _nanda_code(text, span)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
