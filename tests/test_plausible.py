@@ -340,6 +340,8 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("infarto pulmonar (joroba de Hampton).", "Hampton", "TERRITORIO", []),
         ("NIHSS aprox 14, Cincinnati +", "Cincinnati", "TERRITORIO", []),
         ("- [00155] Risc de caigudes", "00155", "TERRITORIO", []),
+        ("Dx 00046 Deteriorament de la integritat cutània", "00046", "TERRITORIO", []),
+        ("Viu a Roma.\nDx 00185 Roma", "00185", "TERRITORIO", ["00185"]),
         ("proxima ronda el martes", "ronda el", "CALLE", []),
         ("llamar al 649 31 27 05. Mañana (jueves) tiene eco", "Mañana", "TERRITORIO", []),
         ("Si febre o mal de coll: hemograma", "coll", "TERRITORIO", []),

@@ -372,6 +372,8 @@ _RETIRED = frozenset(
 )
 # Five digits opening with 00 in brackets: a nursing diagnosis' NANDA code (Risc de caigudes (00155)), where a Spanish
 # postal code opens with its province's number, 01 to 52 (a foreign one, such as France's 66260, stays a place).
+# What may open a nursing diagnosis' line before its code: a list's mark, the word of a diagnosis (Dx 00046 ...).
+_NANDA_LEAD = re.compile(r"(?i)[ \t*•-]*(?:(?:dx|dg|diag|nanda|diagn[oó]stico|diagn[oò]stic)\.?:?[ \t]*)?")
 _NANDA_CODE = re.compile(r"\(00\d{3}\)|\[00\d{3}\]")
 _NANDA_DIAGNOSIS_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
 # A department or a centre's acronym after de/del, which ends a clinician's name (Dr. Oliveras del CSMA, Dr.
@@ -1528,7 +1530,8 @@ def _gerund_inside(covered: str) -> bool:
 
 def _nanda_code(text: str, span: Span) -> bool:
     """A nursing diagnosis' code taken for a postal code (see ``_NANDA_CODE``): in brackets, or opening a line of a
-    list before the diagnosis, a word no list of places knows (``00103 Deglució deteriorada``; not ``00185 Roma``)."""
+    list (perhaps after ``Dx``) before the diagnosis, a word no list of places knows (``00103 Deglució deteriorada``;
+    not ``00185 Roma``)."""
     if span.end - span.start != 5:
         return False
     if _NANDA_CODE.fullmatch(text, span.start - 1, span.end + 1) is not None:
@@ -1536,7 +1539,7 @@ def _nanda_code(text: str, span: Span) -> bool:
     diagnosis = _NANDA_DIAGNOSIS_AFTER.match(text, span.end)
     return (
         text[span.start : span.start + 2] == "00"
-        and not text[_line_around(text, span)[0] : span.start].strip()
+        and _NANDA_LEAD.fullmatch(text, _line_around(text, span)[0], span.start) is not None
         and diagnosis is not None
         and not _known(diagnosis.group(1))
     )
