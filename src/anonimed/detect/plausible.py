@@ -318,10 +318,6 @@ _COMPLEMENT_STOPS = frozenset(
     "en a al amb con y i e o que desde des hasta fins para per por sin ni profesion professio oficio ofici jubilado"
     " jubilada jubilat retirado retirada del la el los las les els su sus seu seva un una uno".split()
 )
-# The letters of a Spanish number plate after its digits (no vowels, no Ñ or Q).
-_PLATE_LETTERS_AFTER = re.compile(r"[ \t-]?[BCDFGHJKLMNPRSTVWXYZ]{3}(?!\w)")
-# The units of an age in words (de set anys, de catorce meses).
-_AGE_UNITS = frozenset("anys any años año mesos mes meses setmanes semanas dies dias".split())
 _EXTENSION_BEFORE = re.compile(r"(?i)\b(?:ext|extensi[oó]n?)\.?[ \t]*\Z")
 # A phone's extension written after it, not in brackets (93 227 54 00 ext 3, 985 18 50 00 ext. 38120), and the word
 # of one that a phone span ends with.
@@ -483,11 +479,18 @@ _TRAILING_ID_KEY = re.compile(
 _TRAILING_CODE = re.compile(r"[ \t]+[^\W\d_]*\d[\w/.-]*\Z")
 # The letters of a Spanish number plate after its digits (no vowels, no Ñ or Q).
 _PLATE_LETTERS_AFTER = re.compile(r"[ \t-]?[BCDFGHJKLMNPRSTVWXYZ]{3}(?!\w)")
+# A capitalised name's last word and the opening quote of a nickname, perhaps in brackets (Sánchez (").
+_NAME_AND_QUOTE_BEFORE = re.compile(r"[A-ZÀ-Ý][\w'’-]+[ \t]*\(?[\"“«]\Z")
+# A drug's doses at breakfast, lunch and dinner (and perhaps bedtime): 1-0-1, 0-0-1, 1/2-0-0, ½-0-½-0.
+_DOSE_SCHEDULE = re.compile(r"(?:[0-3]|½|1/2)(?:-(?:[0-3]|½|1/2)){2,3}")
 # The units of an age in words.
 _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
+# And those of a relative's age in words (de set anys, de tres setmanes).
+_AGE_UNITS = _AGE_UNIT_WORDS | frozenset("any año mes setmanes semanas dies dias".split())
 # Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
 _DATE_CUES = (
-    frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec dx dia".split()) | _AGE_UNIT_WORDS
+    frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec dx dia ayunas dejuni".split())
+    | _AGE_UNIT_WORDS
 )
 # Identifiers' keys and documents, taken for the identifier (doc: pasaporte 554019827) or for a person.
 _IDENTIFIER_KEYS = frozenset(
@@ -665,7 +668,19 @@ def _lower_case_word(text: str, span: Span) -> bool:
     if not (covered.isalpha() and covered.islower() and covered in CommonWords()):
         return False
     return not (
-        _after_a_title(text, span) or _before_age_or_identifier(text, span) or _beside_a_role_in_brackets(text, span)
+        _after_a_title(text, span)
+        or _before_age_or_identifier(text, span)
+        or _beside_a_role_in_brackets(text, span)
+        or _nickname(text, span)
+    )
+
+
+def _nickname(text: str, span: Span) -> bool:
+    """A word in quotes right after a capitalised name, perhaps in brackets: a nickname (``Francisco Moreno Sánchez
+    ("paco")``)."""
+    return (
+        text[span.end : span.end + 1] in ('"', "”", "»")
+        and _NAME_AND_QUOTE_BEFORE.search(text, max(0, span.start - 30), span.start) is not None
     )
 
 
@@ -1793,7 +1808,10 @@ def _prose_not_a_date(covered: str) -> bool:
 
 
 def _no_date_at_all(covered: str) -> bool:
-    """Two numbers and a slash that cannot be a date in any order (see ``_FRACTION``)."""
+    """Two numbers and a slash that cannot be a date in any order (see ``_FRACTION``), or a drug's doses in the
+    morning, at noon and at night (``1-0-1``, ``½-0-0``)."""
+    if _DOSE_SCHEDULE.fullmatch(covered):
+        return True
     match = _FRACTION.fullmatch(covered)
     if match is None:
         return False
