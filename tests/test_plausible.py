@@ -338,6 +338,9 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         # is no street.
         ("HOSPITAL DE ORIGEN\nHospital de Cabueñes", "HOSPITAL DE ORIGEN", "HOSPITAL", []),
         ("infarto pulmonar (joroba de Hampton).", "Hampton", "TERRITORIO", []),
+        ("se coloca DIU Mirena sin incidencias", "Mirena", "TERRITORIO", []),
+        ("pròtesi parcial amb cap bipolar de 46 mm", "cap bipolar", "CENTRO_SALUD", []),
+        ("Dissecció de la Bossa de Hartmann i", "Bossa de Hartmann", "TERRITORIO", []),
         ("NIHSS aprox 14, Cincinnati +", "Cincinnati", "TERRITORIO", []),
         ("- [00155] Risc de caigudes", "00155", "TERRITORIO", []),
         ("Dx 00046 Deteriorament de la integritat cutània", "00046", "TERRITORIO", []),

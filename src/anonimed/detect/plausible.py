@@ -266,7 +266,7 @@ _DEPARTMENT_HEADS = frozenset(
 # Head words of a clinical eponym or scale: Escala de Braden, Índice de Barthel, Síndrome de Down, Maniobra de Valsalva.
 _EPONYM_HEADS = frozenset(
     "escala indice index test sindrome enfermedad malaltia signo signe maniobra criterios criteris clasificacion"
-    " classificacio estadio grado grau quiste quist lineas linies reflejo reflex fenomeno fenomen".split()
+    " classificacio estadio grado grau quiste quist lineas linies reflejo reflex fenomeno fenomen bolsa bossa joroba".split()
 )
 # The key of a phone glued to its number (tlf688-402-917).
 _GLUED_PHONE_KEY = re.compile(r"(?i)(?:tlf|telf|tel|tfno|tf|movil|mòbil|mobil|mv|mov)\.?:?(?=\+?\d)")
@@ -464,7 +464,7 @@ _NONE_OF = frozenset(
     "altra altre altres mena tipus signe signes simptoma simptomes problema problemes canvi canvis alteracio lesio"
     " complicacio complicacions incidencia incidencies queixa dolor febre motiu efecte resposta millora dada dubte"
     " tractament medicacio episodi ingres caiguda vomit focus imatge troballa".split()
-)
+) | frozenset("bipolar femoral humeral radial".split())  # the head of a bone or a prosthesis (cap bipolar, cap femoral)
 # Catalan "al cap de" a while: after some time, no CAP (al cap d'unes hores, al cap de tres dies).
 _AFTER_A_WHILE = re.compile(
     r"cap d(?:e\s+|['’])(?:un|una|uns|unes|poc|pocs|poques|mig|mitja|alguns|algunes|[0-9]+|dos|tres|quatre|cinc|sis"
@@ -1765,7 +1765,7 @@ def _patient_not_a_care_point(covered: str) -> bool:
 
 def _no_centre_at_all(covered: str) -> bool:
     """Catalan ``cap`` before what there is none of, not a CAP (``no es troba cap altra font``, ``sense cap signe``),
-    nor the end of a while (``al cap d'unes hores``, ``al cap de tres dies``)."""
+    nor a bone's head (``cap bipolar``), nor the end of a while (``al cap d'unes hores``, ``al cap de tres dies``)."""
     words = covered.split()
     return (len(words) > 1 and words[0] == "cap" and fold(words[1]) in _NONE_OF) or _AFTER_A_WHILE.match(
         covered
@@ -2076,9 +2076,11 @@ _NEVER_A_NAME_OR_PLACE = frozenset(
 )
 # How someone lives, not where (VIVE SOLO); a surname elsewhere (Dra. Sola).
 _ALONE = frozenset("solo sola solos solas sol sols soles".split())
+# Contraceptives' brands, capitalised like towns (DIU Mirena, Cerazet); Yasmin is a given name too.
+_CONTRACEPTIVES = frozenset("mirena kyleena jaydess cerazet nexplanon implanon yasmin nuvaring evra".split())
 # Catalan words that open a sentence or name a part of the body, taken for towns (Millor. Afebril; mal de coll):
 # surnames elsewhere (Dr. Coll).
-_NEVER_A_PLACE = _ALONE | frozenset("millor pitjor coll".split())
+_NEVER_A_PLACE = _ALONE | frozenset("millor pitjor coll".split()) | _CONTRACEPTIVES
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
 # A name's last word, an elided particle (``Móra d``), and the apostrophe and word that complete it (``'Ebre``).
