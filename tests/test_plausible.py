@@ -346,6 +346,18 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("Dx 00046 Deteriorament de la integritat cutània", "00046", "TERRITORIO", []),
         ("Viu a Roma.\nDx 00185 Roma", "00185", "TERRITORIO", ["00185"]),
         ("proxima ronda el martes", "ronda el", "CALLE", []),
+        (
+            "Exploració normal.\nlorenzo (MIR 2º) / sup. dra. Rosa Mata",
+            "lorenzo",
+            "NOMBRE_PERSONAL_SANITARIO",
+            ["lorenzo"],
+        ),
+        (
+            "tis GLPR340915918017\ndom. r/ ervedelo 41 1ºdcha (o couto)",
+            "r/ ervedelo 41 1ºdcha",
+            "CALLE",
+            ["r/ ervedelo 41 1ºdcha"],
+        ),
         ('Viu amb Ana Puig.\nFrancisco Moreno Sánchez ("paco"), 76a', "paco", "NOMBRE_SUJETO_ASISTENCIA", ["paco"]),
         ('Viu amb Ana Puig.\nla dosis "de rescate" de morfina', "rescate", "NOMBRE_SUJETO_ASISTENCIA", []),
         ("Eliquis 2,5 mg comp. - 1-0-1 - 05/11/2023", "1-0-1", "FECHAS", []),

@@ -177,7 +177,7 @@ _SIGNING_ROLES = frozenset(
     "mf enf inf due tes med ped mir matr matrona llevadora fisio ts aux tcae pediatra medico metge metgessa enfermera"
     " enfermero infermera infermer".split()
 )
-_ROLE_IN_BRACKETS_AFTER = re.compile(r"[ \t]*\([ \t]*([^\W\d_]+)[ \t]*[.)]")
+_ROLE_IN_BRACKETS_AFTER = re.compile(r"[ \t]*\([ \t]*([^\W\d_]+)(?:[ \t]+[Rr]?\d[ºª]?)?[ \t]*[.)]")  # (MIR 2º)
 # Specialists named by their specialty (``cardiólogo``, ``radiòloga``, ``pediatra``).
 _SPECIALIST = re.compile(r"\w+(?:log[oa]|iatra|grafista|cirujan[oa]|cirurgi[aà])")
 # A role that a signature writes before the name, abbreviated (``inf ped nerea b.``, ``R2 Gerard Pla``), with the
@@ -423,9 +423,11 @@ _PATIENT_WORD_BEFORE = re.compile(r"(?i)(?:^|\n)[ \t]*(?:pac|pte|paciente|pacien
 _ADDRESS_KEY_BEFORE = re.compile(
     r"(?i)(?:^|\n|[.;,|][ \t]|[ \t]{2})[ \t]*(?:domicilio|domicili|direcci[oó]n?|adre[cç]a|enderezo|helbidea|address)"
     r"[ \t.]*:[ \t]*\Z"
-    # Or where someone lives, in a sentence (vive en lugar de outeiro 14, domicilio lugar de vilar 14).
-    r"|\b(?:vive|viu|reside|resideix|domicilio|domicili)(?:[ \t]+(?:en|a|al))?[ \t]+\Z"
+    # Or where someone lives, in a sentence (vive en lugar de outeiro 14, domicilio lugar de vilar 14, dom. r/ …).
+    r"|\b(?:vive|viu|reside|resideix|domicilio|domicili|dom\.)(?:[ \t]+(?:en|a|al))?[ \t]+\Z"
 )
+# The Galician rúa abbreviated r/, which opens a street (r/ do progreso 118 3ºizq) as c/ does.
+_GALICIAN_RUA = re.compile(r"(?i)r/")
 # A street's type, its number and floor, then a comma, a bracket or a dash on the same line: what follows is the town
 # or the neighbourhood of the address, whatever its case (c/ la vega 14 bajo, santullano; c/ ezcurdia 118 (xixón)).
 _STREET_NUMBER_BEFORE = re.compile(
@@ -852,8 +854,10 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
     # A street type makes a street, but c (of c/) only where it opens one: further on, c/ is con (epoc gold 3,icc,acxfa
     # anticoag c/ sintrom); and placa without its cedilla is a plaque (placa eritematosa 1,2 cm), not a plaça.
     tokens = [fold(w) for w in _ALPHANUMERIC.findall(covered) if w.lower() != _PLAQUE]
-    if re.search(r"(?i)\bs/n\b", covered) or any(
-        w in street_types() and (index < 2 or w != "c") for index, w in enumerate(tokens)
+    if (
+        re.search(r"(?i)\bs/n\b", covered)
+        or _GALICIAN_RUA.match(covered)
+        or any(w in street_types() and (index < 2 or w != "c") for index, w in enumerate(tokens))
     ):
         return True
     if _POST_OFFICE_BOX.match(covered):  # an address in MEDDOCAN's annotation: Apartado de Correos 20134
