@@ -197,6 +197,14 @@ def test_a_relative_takes_the_word_that_tells_which_one():
     text = "la filla gran, la Carme; el germà petit (9a); su hijo Pablo mayor; la abuela materna. El padre mayor."
     found = [(word, "FAMILIARES_SUJETO_ASISTENCIA") for word in ("filla", "germà", "Pablo", "abuela")]
     assert tidied(text, found) == ["filla gran", "germà petit", "Pablo", "abuela materna"]
+    # Catalan's masculine forms and the eldest and middle child (avi matern, fill major, filla mitjana).
+    text = "AF: avi matern DM2. El fill major, Xavier, i la filla mitjana viuen a Alcoi."
+    found = [
+        ("avi", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("fill", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("filla", "FAMILIARES_SUJETO_ASISTENCIA"),
+    ]
+    assert tidied(text, found) == ["avi matern", "fill major", "filla mitjana"]
 
 
 def test_a_health_centre_takes_its_number():
