@@ -358,6 +358,13 @@ def _one(text: str, covered: str, label: str) -> list[str]:
             "CALLE",
             ["r/ ervedelo 41 1ºdcha"],
         ),
+        (
+            "domicilio: Generosa Rey (92a), lugar de Rubián de Cima, 3. encamada",
+            "lugar de Rubián de Cima, 3",
+            "CALLE",
+            ["lugar de Rubián de Cima, 3"],
+        ),
+        ("Vive con Ana Ruiz. en lugar de Sintrom 4 mg", "lugar de Sintrom 4", "CALLE", []),
         ('Viu amb Ana Puig.\nFrancisco Moreno Sánchez ("paco"), 76a', "paco", "NOMBRE_SUJETO_ASISTENCIA", ["paco"]),
         ('Viu amb Ana Puig.\nla dosis "de rescate" de morfina', "rescate", "NOMBRE_SUJETO_ASISTENCIA", []),
         ("Eliquis 2,5 mg comp. - 1-0-1 - 05/11/2023", "1-0-1", "FECHAS", []),

@@ -428,6 +428,9 @@ _ADDRESS_KEY_BEFORE = re.compile(
 )
 # The Galician rúa abbreviated r/, which opens a street (r/ do progreso 118 3ºizq) as c/ does.
 _GALICIAN_RUA = re.compile(r"(?i)r/")
+# A Galician hamlet (lugar) named with capitals and its house's number, an address where streets have no names
+# (lugar de Rubián de Cima, 3); lugar alone is a word (en lugar de Sintrom 4 mg).
+_GALICIAN_HAMLET = re.compile(r"[Ll]ugar[ \t]+(?:(?:de|do|da|dos|das|o|a|os|as|O|A|Os|As)[ \t]+)?[A-ZÁÉÍÓÚÑ][^\n]*\d")
 # A street's type, its number and floor, then a comma, a bracket or a dash on the same line: what follows is the town
 # or the neighbourhood of the address, whatever its case (c/ la vega 14 bajo, santullano; c/ ezcurdia 118 (xixón)).
 _STREET_NUMBER_BEFORE = re.compile(
@@ -857,6 +860,7 @@ def _street_shaped(covered: str, capitalised: bool) -> bool:
     if (
         re.search(r"(?i)\bs/n\b", covered)
         or _GALICIAN_RUA.match(covered)
+        or _GALICIAN_HAMLET.match(covered)
         or any(w in street_types() and (index < 2 or w != "c") for index, w in enumerate(tokens))
     ):
         return True
