@@ -279,6 +279,8 @@ def test_ages_are_kept_and_ninety_or_more_generalised():
     assert surrogate("EDAD_SUJETO_ASISTENCIA", "54 años", context) == "54 años"
     assert surrogate("EDAD_SUJETO_ASISTENCIA", "93 años", context) == "90 o más años"
     assert surrogate("EDAD_SUJETO_ASISTENCIA", "95 días", context) == "95 días"
+    # A unit glued to the number stays a word of its own (not "90 o mása").
+    assert surrogate("EDAD_SUJETO_ASISTENCIA", "92a", context) == "90 o más a"
 
 
 def test_occupations_keep_the_gender_of_the_original():

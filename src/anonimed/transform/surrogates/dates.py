@@ -30,4 +30,6 @@ def generalise_age(original: str, context: SurrogateContext) -> str:
     if after and not after.startswith(("a", "añ")):  # 95 días, 92 meses: not a number of years
         return original
     more = "o més" if context.catalan else "o más"
-    return f"{original[: match.start()]}90 {more.upper() if original.isupper() else more}{original[match.end() :]}"
+    rest = original[match.end() :]
+    gap = " " if rest[:1].isalpha() else ""  # a unit glued to the number (92a) is not glued to the words (90 o más a)
+    return f"{original[: match.start()]}90 {more.upper() if original.isupper() else more}{gap}{rest}"
