@@ -156,7 +156,7 @@ _DEPARTMENT_WORD = re.compile(
     r"|intensius|anestesia|anestesiologia|reanimacion|reanimacio|familia|familiar|comunitaria|pediatri(?:ca|cas|cos|cs|ques)"
     r"|infantil|neonatologia|obstetricia|ginecologia|nefrologia|hematologia|oncologia|radiodiagnostico|radiodiagnostic"
     r"|rehabilitacion|rehabilitacio|guardia|servicio|servei|unidad|unitat|triaje|triatge|urg|digestivo|digestiu"
-    r"|dixestivo|pades|esad|ehad)"
+    r"|dixestivo|pades|esad|ehad|medica|radioterapica|radioterapic|quirurgica|quirurgic)"
 )
 # Who someone is in a hospital, not their name (with the job titles of :func:`anonimed.rules.gazetteers.occupations`).
 _ROLE_WORDS = frozenset(
@@ -261,7 +261,7 @@ _SPACED_SLASH = re.compile(r"[ \t]+/[ \t]+")
 # Head words of a department's name (Unidad de Melanoma, Servei de Cardiologia, Salud Pública).
 _DEPARTMENT_HEADS = frozenset(
     "unidad unitat servicio servei seccion seccio planta consulta consultas consultes maternitat maternidad"
-    " paritorio".split()
+    " paritorio box boxes".split()
 )
 # Head words of a clinical eponym or scale: Escala de Braden, Índice de Barthel, Síndrome de Down, Maniobra de Valsalva.
 _EPONYM_HEADS = frozenset(
@@ -492,9 +492,12 @@ _DOSE_SCHEDULE = re.compile(r"(?:[0-3]|½|1/2)(?:-(?:[0-3]|½|1/2)){2,3}")
 _AGE_UNIT_WORDS = frozenset("anys años anos meses mesos".split())
 # And those of a relative's age in words (de set anys, de tres setmanes).
 _AGE_UNITS = _AGE_UNIT_WORDS | frozenset("any año mes setmanes semanas dies dias".split())
-# Words that say a date follows, taken for the date (``nascut 07/10/2021``), and units of an age: never a date.
+# Words that say a date follows, taken for the date (``nascut 07/10/2021``, a last period's ``DUM 14/2``), and units of
+# an age: never a date.
 _DATE_CUES = (
-    frozenset("nascut nascuda nacido nacida nacimiento naixement fecha data fec dx dia ayunas dejuni".split())
+    frozenset(
+        "nascut nascuda nacido nacida nacimiento naixement fecha data fec dx dia ayunas dejuni dum fur fum fpp".split()
+    )
     | _AGE_UNIT_WORDS
 )
 # Identifiers' keys and documents, taken for the identifier (doc: pasaporte 554019827) or for a person.
