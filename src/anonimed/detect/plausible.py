@@ -1864,6 +1864,12 @@ def _street_type_alone(covered: str) -> bool:
     return not any(c.isdigit() for c in covered) and _function_words_only(" ".join(_WORD.findall(covered)[1:]))
 
 
+def _never_a_place(covered: str) -> bool:
+    """Words that are never a place, alone or together (``Millor``, ``Viu sol``: lives alone)."""
+    words = [fold(word) for word in _WORD.findall(covered)]
+    return bool(words) and all(word in _NEVER_A_PLACE or word in _NEVER_A_NAME_OR_PLACE for word in words)
+
+
 def _words_of_a_sentence(covered: str, capitalised: bool) -> bool:
     """Words of a sentence with no kinship word, modifier of one, age or name in them are no relative (``tos sin
     dificultad resp``); one word alone may be a kinship word no list knows (``iaia``, ``aita``)."""
@@ -2232,7 +2238,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _kinship_of_a_role(text, span))
         # A street with its number may be named after a job (c. de la Maquinista, 9).
         or (names_or_places and _job_title(covered) and not (label == STREET and _DIGIT_GROUP.search(covered)))
-        or (label in PLACE_TYPES and (_language(covered) or fold(covered) in _NEVER_A_PLACE))
+        or (label in PLACE_TYPES and (_language(covered) or _never_a_place(covered)))
         or ((names_or_places or label == "EDAD_SUJETO_ASISTENCIA") and _care_log(covered))
         or (label == "TERRITORIO" and (_extension(text, span) or _nanda_code(text, span)))
         or (label == "FAMILIARES_SUJETO_ASISTENCIA" and _clean_not_a_grandchild(text, span))
