@@ -295,7 +295,7 @@ _DETERMINER_BEFORE = re.compile(
 # Centre names made of generic words only name no centre (Centro de Salud Mental, Hospital de Día).
 _GENERIC_CENTRE_WORDS = frozenset(
     "centro centre salud salut mental infantil juvenil atencion atencio primaria hospital dia dia unidad unitat"
-    " especialidades especialitats".split()
+    " especialidades especialitats adults adultos".split()
 )
 # What a form's key says of a hospital (HOSPITAL DE ORIGEN, Hospital de referencia): no hospital's name.
 _HOSPITAL_ROLES = frozenset("origen destino desti procedencia referencia".split())
