@@ -983,6 +983,10 @@ def test_an_occupation_takes_what_it_is_of() -> None:
         ),
     )
     assert found == ["Maestra de educación infantil", "Cuiner", "Fuster", "Mestra d'escola bressol"]
+    # Not the employer, a company with its legal form; but a field of study, capitalised or not.
+    text = "38a, comercial de Distribuciones Ferrer SL, viaja. Es estudiante de Veterinaria.\n"
+    found = kept(text, *spans_of(text, ("comercial", "PROFESION"), ("estudiante", "PROFESION")))
+    assert found == ["comercial", "estudiante de Veterinaria"]
 
 
 def test_a_lab_result_a_walk_and_an_extension_are_no_address() -> None:

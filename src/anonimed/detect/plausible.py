@@ -306,6 +306,8 @@ _CENTRE_NAME_AFTER = re.compile(
 _BALEARIC_ARTICLES = frozenset("es sa ses".split())
 # Words that say which kind of hospital, not which one (Hospital Comarcal, Hospital Universitari).
 _CENTRE_KINDS = frozenset("comarcal general universitario universitari provincial regional clinico clinic".split())
+# A company's legal form as its name ends it (SL, S.A. without its stops).
+_LEGAL_FORMS = frozenset("SL SA SLU SAU SCCL SLL SAT SCL".split())
 _OCCUPATION_COMPLEMENT = re.compile(
     r" {1,2}(?:de {1,2}|d['’])(?P<words>[^\W\d_]+(?: {1,2}[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
 )
@@ -1966,7 +1968,9 @@ def _occupation_complement(text: str, span: Span) -> Span:
         kept.append(word)
     while kept and fold(kept[-1]) == "de":
         kept.pop()
-    if not kept:
+    # A company's name, with its legal form, is the employer (comercial de Distribuciones Ferrer SL), another span;
+    # a capitalised field of study is the job's (estudiante de Veterinaria).
+    if not kept or any(word in _LEGAL_FORMS for word in words):
         return span
     end = found.start("words") + found.group("words").index(kept[-1]) + len(kept[-1])
     return Span(span.start, end, span.label, span.score, span.source)
