@@ -369,6 +369,8 @@ def _one(text: str, covered: str, label: str) -> list[str]:
         ("Killip I. Passa directe a Box de Critics amb monitor", "Box de Critics", "TERRITORIO", []),
         ("no embaràs (DUM 14/2, regular)", "DUM", "FECHAS", []),
         ("Osteoporosi. Viu sol; la germana ve cada dia", "Viu sol", "TERRITORIO", []),
+        ("Domicili: av. de la Pau, 19, 46730 Grau de Gandia\n", "Grau de Gandia", "TERRITORIO", ["Grau de Gandia"]),
+        ("Artrosi, Grau de Kellgren 3.", "Grau de Kellgren", "TERRITORIO", []),
         ("Derivació al Centre de Salut Mental d'Adults per", "Centre de Salut Mental d'Adults", "CENTRO_SALUD", []),
         ('Viu amb Ana Puig.\nFrancisco Moreno Sánchez ("paco"), 76a', "paco", "NOMBRE_SUJETO_ASISTENCIA", ["paco"]),
         ('Viu amb Ana Puig.\nla dosis "de rescate" de morfina', "rescate", "NOMBRE_SUJETO_ASISTENCIA", []),

@@ -163,7 +163,7 @@ KINSHIP = frozenset(
 )
 RELATIVE_MODIFIERS = re.compile(
     r"(?:mayor|menor|gran|petit|petita|petits|petites|pequeños?|pequeñas?|gemel[oa]s?|besso|bessona|bessons"
-    r"|matern[oa]?s?|patern[oa]?s?|major|majors|mitj[aà]|mitjana|median[oa]"
+    r"|matern[oa]?s?|patern[oa]?s?|major|majors|mitj[aà]|mitjana|median[oa]|menut|menuda|menuts|menudes"
     r"|varon|varones|mayores|menores|grans|primer|primera|segon|segona|segundo|segunda|politic[oa]|politica)"
 )
 # An age that ends in its years (3a, 5 años): the months may follow.

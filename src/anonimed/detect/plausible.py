@@ -307,6 +307,8 @@ _BALEARIC_ARTICLES = frozenset("es sa ses".split())
 # Words that say which kind of hospital, not which one (Hospital Comarcal, Hospital Universitari).
 _CENTRE_KINDS = frozenset("comarcal general universitario universitari provincial regional clinico clinic".split())
 # A company's legal form as its name ends it (SL, S.A. without its stops).
+# A town's Grau: the word, de or d', and the town.
+_GRAU_OF = re.compile(r"(?i:grau)[ \t]+(?:(?i:de)[ \t]+|(?i:d)['’])(?P<town>[^\W\d_]+)")
 _LEGAL_FORMS = frozenset("SL SA SLU SAU SCCL SLL SAT SCL".split())
 _OCCUPATION_COMPLEMENT = re.compile(
     r" {1,2}(?:de {1,2}|d['’])(?P<words>[^\W\d_]+(?: {1,2}[^\W\d_]+){0,3})(?=[ \t.,;:)\n]|$)"
@@ -1267,7 +1269,16 @@ def _department_or_eponym(covered: str) -> bool:
     if not words:
         return False
     head = fold(words[0])
-    return head in _DEPARTMENT_HEADS or (head in _EPONYM_HEADS and len(words) > 1)
+    return head in _DEPARTMENT_HEADS or (head in _EPONYM_HEADS and len(words) > 1 and not _grau_of_a_town(covered))
+
+
+def _grau_of_a_town(covered: str) -> bool:
+    """A town's seaside district, its Grau (``Grau de Gandia``), not a grade (``Grau II de Kellgren``) nor a surname
+    (``Grau Solsona``)."""
+    from anonimed.rules.gazetteers import towns
+
+    found = _GRAU_OF.fullmatch(covered)
+    return found is not None and fold(found.group("town")) in towns()
 
 
 def _function_words_only(covered: str) -> bool:
