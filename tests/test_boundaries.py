@@ -193,6 +193,12 @@ def test_a_phone_takes_its_extension_and_the_number_a_model_read_in_it():
     ]
 
 
+def test_an_age_abbreviated_after_a_space_takes_its_full_stop() -> None:
+    text = "Pacient: Francesca Pons     92 a.\nTSI: PNSG. Adrián Iglesias 23a. DNI. Tiene 40 a.m"
+    found = [("92 a", "EDAD_SUJETO_ASISTENCIA"), ("23a", "EDAD_SUJETO_ASISTENCIA"), ("40 a", "EDAD_SUJETO_ASISTENCIA")]
+    assert tidied(text, found) == ["92 a.", "23a", "40 a"]
+
+
 def test_a_relative_takes_the_word_that_tells_which_one():
     text = "la filla gran, la Carme; el germà petit (9a); su hijo Pablo mayor; la abuela materna. El padre mayor."
     found = [(word, "FAMILIARES_SUJETO_ASISTENCIA") for word in ("filla", "germà", "Pablo", "abuela")]
