@@ -114,6 +114,7 @@ MORE_FORMS = [
     ("Tel. y Fax: 961 622 403", "NUMERO_TELEFONO", "961 622 403"),
     ("Matrícula: 5478 GDV", "IDENTIF_VEHICULOS_NRSERIE_PLACAS", "5478 GDV"),
     ("vio el coche M-1234-AB aparcado", "IDENTIF_VEHICULOS_NRSERIE_PLACAS", "M-1234-AB"),
+    ("caida de ciclomotor (C-4821-BTK) en una rotonda", "IDENTIF_VEHICULOS_NRSERIE_PLACAS", "C-4821-BTK"),
     ("Nº de serie del marcapasos: PM7730112", "IDENTIF_DISPOSITIVOS_NRSERIE", "PM7730112"),
     ("servidor 2001:db8::ff00:42:8329", "IDENTIF_DISPOSITIVOS_NRSERIE", "2001:db8::ff00:42:8329"),
     ("su DNI es 12345678Z", "ID_SUJETO_ASISTENCIA", "12345678Z"),

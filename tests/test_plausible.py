@@ -1396,6 +1396,31 @@ def of(text: str, needle: str, label: str) -> tuple[int, int, str]:
         ),
         ("placas rosadas en arbol de navidad. pitiriasis", "navidad", "FECHAS", []),
         ("empeora después de navidad. pitiriasis", "navidad", "FECHAS", ["navidad"]),
+        ("toma por su cuenta hierba de San Juan para los nervios", "San Juan", "FECHAS", []),
+        ("tose desde San Juan. Sin fiebre", "San Juan", "FECHAS", ["San Juan"]),
+        # A form's capitalised word is no date; a feast's is.
+        ("FULL D'INTERCONSULTA\nServei sol·licitant: Medicina Interna", "Servei", "FECHAS", []),
+        ("ingressa per Corpus amb febre", "Corpus", "FECHAS", ["Corpus"]),
+        # A clinician's grade, an island, a product in camel case: no one and nowhere.
+        ("Dra. Rosa Ferris\nFacultatiu Especialista Adjunt · Col. 46/09871", "Adjunt", "NOMBRE_PERSONAL_SANITARIO", []),
+        ("viu a Hamburg i s'ha desplaçat a l'illa; prefereix", "illa", "TERRITORIO", []),
+        ("Generador Medtronic Azure XT DR MRI SureScan, model W1DR01", "MRI SureScan", "NOMBRE_PERSONAL_SANITARIO", []),
+        ("Electrode auricular: CapSureFix Novus 5076 (52 cm)", "CapSureFix Novus 5076", "CENTRO_SALUD", []),
+        ("explorado por el Dr. McKenzie en consulta", "McKenzie", "NOMBRE_PERSONAL_SANITARIO", ["McKenzie"]),
+        # A language spoken is no origin; the patient's nationality is.
+        ("Informació donada en francès amb l'ajuda", "francès", "ID_SUJETO_ASISTENCIA", []),
+        ("Nen francès de 9 anys, de vacances", "francès", "ID_SUJETO_ASISTENCIA", ["francès"]),
+        # Social services named by their generic words are no one body; a district's are.
+        ("es recomana sol·licitar-la a Serveis Socials.", "Serveis Socials", "INSTITUCION", []),
+        (
+            "derivada a Serveis Socials de Nou Barris.",
+            "Serveis Socials de Nou Barris",
+            "INSTITUCION",
+            ["Serveis Socials de Nou Barris"],
+        ),
+        # A Balearic article before net/neta makes it a grandchild; the years of a working life are no age.
+        ("demà matí vindrà sa neta.", "neta", "FAMILIARES_SUJETO_ASISTENCIA", ["neta"]),
+        ("Jubilat; va treballar 32 anys de conductor", "32 anys", "EDAD_SUJETO_ASISTENCIA", []),
         # A fraction of a tablet is a dose, not a day and month.
         ("nova pauta: 3/4 comp dilluns", "3/4", "FECHAS", []),
         ("control el 3/4 amb analítica", "3/4", "FECHAS", ["3/4"]),

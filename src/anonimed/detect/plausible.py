@@ -286,16 +286,39 @@ _LANGUAGES = frozenset(
     " anglesa frances francesa aleman alemany rumano rumana ruso rus chino xines portugues italiano wolof urdu amazigh"
     " bereber darija".split()
 )
-# Catalan's "clean" (ferida neta, apòsit net) is its word for a grandchild too: a grandchild has an article before.
+# A serial number's key right before a code, on its line: núm. de sèrie, nº serie, n/s, serial (not s/n, an
+# address's "no number").
+_SERIAL_KEY_BEFORE = re.compile(
+    r"(?i)(?:\b(?:n[º°o]|núm|num|número|numero)\.?[ \t]*(?:de[ \t]+)?s[eè]rie|\bn/s|\bserial)[ \t]*[:.]?[ \t]*\Z"
+)
+_DEVICE = "IDENTIF_DISPOSITIVOS_NRSERIE"
+# What says a language is spoken or written, not someone's origin (informació donada en francès, parla àrab).
+_LANGUAGE_CUE = re.compile(
+    r"(?i)\b(?:en|parla|parlen|parlant|habla|hablan|hablando|idioma|llengua|lengua|int[eè]rprete?|traductora?)[ \t]+\Z"
+)
+# The generic words of a social service (derivar a Serveis Socials): no one body; the district's or the town's is.
+_GENERIC_INSTITUTION_WORDS = frozenset(
+    "serveis servicios servei servicio socials sociales social comunitaris comunitarios basics basicos atencion atencio"
+    " primaria treball trabajo".split()
+)
+# A product's name written in camel case (MRI SureScan, CapSureFix Novus): a brand, not a person or a health centre;
+# the prefixes of surnames written so (McKenzie, MacArthur, DeLuca) and of Spanish compound given names (MariCarmen,
+# JoseLuis) stay.
+_CAMEL_CASE = re.compile(
+    r"\b(?!(?:Mc|Mac|Mari|Ma|De|Di|Da|Del|Le|La|Van|Von|Fitz|Du|Dos|Das|Jose|Josep|Juan|Joan)[A-Z])[A-Z][a-z]+[A-Z][a-z]"
+)
+# Catalan's "clean" (ferida neta, apòsit net) is its word for a grandchild too: a grandchild has an article before
+# (Balearic sa and ses too: sa neta).
 _CLEAN_OR_GRANDCHILD = frozenset({"net", "neta", "nets", "netes"})
 _DETERMINER_BEFORE = re.compile(
-    r"(?i)\b(?:el|la|els|les|l['’]|del|dels|al|als|pel|pels|seu|seva|seus|seves|meu|meva|un|una|dos|dues|tres|amb|i|nou)"
+    r"(?i)\b(?:el|la|els|les|l['’]|del|dels|al|als|pel|pels|seu|seva|seus|seves|meu|meva|un|una|dos|dues|tres|amb|i|nou"
+    r"|sa|ses)"
     r"[ \t]*\Z"
 )
 # Centre names made of generic words only name no centre (Centro de Salud Mental, Hospital de Día).
 _GENERIC_CENTRE_WORDS = frozenset(
     "centro centre salud salut mental infantil juvenil atencion atencio primaria hospital dia dia unidad unitat"
-    " especialidades especialitats adults adultos".split()
+    " especialidades especialitats adults adultos eap referencia".split()
 )
 # What a form's key says of a hospital (HOSPITAL DE ORIGEN, Hospital de referencia): no hospital's name.
 _HOSPITAL_ROLES = frozenset("origen destino desti procedencia referencia".split())
@@ -332,7 +355,7 @@ _WEEKDAYS = frozenset(
     "lunes martes miercoles jueves viernes sabado domingo dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 )
 # The words that name a date alone, folded: months, weekdays and seasons in Spanish, Catalan and Galician, feasts
-# and festivals. A FECHAS span of one other common word in lower case is prose (diners, timbre, vieron).
+# and festivals. A FECHAS span of one other common word is prose (diners, timbre, vieron, a form's Servei).
 _DATE_WORDS = frozenset(
     """enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre gener febrer
     marc maig juny juliol agost setembre novembre desembre xaneiro febreiro xuno xullo setembro outubro novembro
@@ -340,8 +363,9 @@ _DATE_WORDS = frozenset(
     divendres dissabte diumenge dissabtes diumenges luns mercores xoves venres primavera verano otono invierno estiu
     tardor hivern veran outono inverno navidad navidades nadal reyes reis pascua pasqua carnaval carnestoltes entroido
     antroxu ramadan nochebuena nochevieja fallas falles sanfermines diada castanyada halloween feria fiestas festes
-    fira verbena revetlla pilar magdalena merce candelera candelaria inmaculada purisima meritxell ene feb abr may jun
-    jul ago sep sept set oct nov dic gen febr ag des otoño xuño""".split()
+    fira verbena revetlla pilar magdalena merce candelera candelaria inmaculada purisima meritxell pentecostes
+    pentecosta corpus ascension asuncio asuncion epifania apostol ene feb abr may jun jul ago sep sept set oct nov dic gen
+    febr ag des otoño xuño""".split()
 )
 # Their abbreviations, which a weekday of a list is written with (lun, mie y vie; dl i dj).
 _WEEKDAY_ABBREVIATIONS = frozenset("lun mar mie jue vie sab dom dl dt dc dj dv ds dg".split())
@@ -354,7 +378,8 @@ _GLUED_TOWN = re.compile(r"(?<=\w),(?=[^\W\d_]{3,}[^\d,]*\Z)")
 _HYPHENATED_PART = re.compile(r"(?<=\w)-[^\W\d_]+")
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:en|cada|hace|fa|durante|durant|tras|després\s+de|despues\s+de|después\s+de|dentro\s+de|d'aquí\s+a"
-    r"|plazo\s+de|termini\s+de|ctrl|control|alquiler|lloguer|prox|pròxim|proximo|próximo|lleva|llevaba|porta|portava)"
+    r"|plazo\s+de|termini\s+de|ctrl|control|alquiler|lloguer|prox|pròxim|proximo|próximo|lleva|llevaba|porta|portava"
+    r"|treballar|treballat|trabajó|trabajado|trabajar)"
     r"[ \t]+\Z"
 )
 # What a duration says after its number (DM2 de 15 anys d'evolució, dolor de 3 años de evolución).
@@ -394,8 +419,9 @@ _GLUED_SENTENCE = re.compile(r"(?<=\w\w)\.(?=[a-zà-ÿ]{2,})")  # not an abbrevi
 _GLUED_SENTENCE_AFTER_A_NUMBER = re.compile(r"(?<=\d)\.(?=[a-zà-ÿ]{4,})")
 # A unit after a number: a quantity, not a year (escotoma en 4000 Hz).
 _UNIT_AFTER = re.compile(r"[ \t]*(?:hz|khz|mg|mcg|ml|cc|ui|kcal|mmhg|lpm|rpm|kg|gr)\b", re.IGNORECASE)
-# The Christmas tree that a pityriasis rosea's plaques draw (placas en árbol de navidad): no date.
-_TREE_OF = re.compile(r"(?i)\b(?:[aá]rbol|arbre)[ \t]+de[ \t]+\Z")
+# A thing named after a feast, not a date: the Christmas tree that a pityriasis rosea's plaques draw (placas en árbol
+# de navidad), St John's wort (hierba de San Juan, herba de Sant Joan), the poinsettia (flor de Pascua).
+_NAMED_AFTER_A_FEAST = re.compile(r"(?i)\b(?:[aá]rbol|arbre|hierba|herba|flor)[ \t]+de[ \t]+\Z")
 # A fraction of a tablet or a dose (3/4 comp, 1/2 cp, 1/2 ampolla): a quantity, not a day and month.
 _DOSE_FRACTION = re.compile(r"[1-3]/[2-4]")
 _DOSE_AFTER = re.compile(
@@ -1051,6 +1077,14 @@ def _code_label(text: str, start: int) -> str:
     return "ID_CONTACTO_ASISTENCIAL" if keys[-1].group("episode") else "ID_ASEGURAMIENTO"
 
 
+def _device_serial(text: str, span: Span) -> Span:
+    """A code after a serial number's key on its line is a device's (``núm. de sèrie PJN7731902``, ``n/s
+    UP41027388``), whatever identifier it was taken for."""
+    if span.label == _DEVICE or _SERIAL_KEY_BEFORE.search(text, max(0, span.start - 24), span.start) is None:
+        return span
+    return Span(span.start, span.end, _DEVICE, span.score, span.source)
+
+
 def _before_a_word(text: str, span: Span) -> Span | None:
     """A code ends before a word of letters after it (``55120984 · Episodi``): codes hold no words (the patient's
     "identifier" may be a description, ``la menor``, which is left alone)."""
@@ -1510,6 +1544,20 @@ def _generic_centre(label: str, covered: str) -> bool:
     return all(w in _GENERIC_CENTRE_WORDS or _DEPARTMENT_WORD.fullmatch(w) for w in words)
 
 
+def _spoken_language(text: str, span: Span) -> bool:
+    """A language in lower case after a word that says it is spoken or written (``informe en francès``)."""
+    return (
+        _language(text[span.start : span.end])
+        and _LANGUAGE_CUE.search(text, max(0, span.start - 20), span.start) is not None
+    )
+
+
+def _generic_institution(covered: str) -> bool:
+    """A social service named by its generic words alone (``Serveis Socials``, ``Servicios Sociales Comunitarios``)."""
+    words = [fold(w) for w in _own_words(covered)]
+    return bool(words) and all(w in _GENERIC_INSTITUTION_WORDS for w in words)
+
+
 def _generic_centre_with_its_name(text: str, span: Span) -> Span:
     """A centre named by generic words that a capitalised name follows after ``de`` takes it (``CENTRE DE SALUT`` +
     ``D'ALZIRA``, ``Hospital Comarcal`` + ``de l'Alt Penedès``): the name makes it one centre."""
@@ -1816,19 +1864,18 @@ def _quantity(text: str, span: Span) -> bool:
     )
 
 
-def _christmas_tree(text: str, span: Span) -> bool:
-    """The Christmas tree of a pityriasis rosea (``placas en árbol de navidad``): a pattern, not a date."""
-    return _TREE_OF.search(text, max(0, span.start - 16), span.start) is not None
+def _named_after_a_feast(text: str, span: Span) -> bool:
+    """A pattern or a plant named after a feast (``placas en árbol de navidad``, ``hierba de San Juan``)."""
+    return _NAMED_AFTER_A_FEAST.search(text, max(0, span.start - 16), span.start) is not None
 
 
 def _prose_not_a_date(covered: str) -> bool:
-    """One common word in lower case that names no date (see ``_DATE_WORDS``)."""
+    """One common word that names no date (see ``_DATE_WORDS``), in lower case or capitalised as a form's heading
+    or key is (``Servei sol·licitant``)."""
     from anonimed.rules.gazetteers import CommonWords
 
     word = covered.strip()
-    return (
-        word.isalpha() and word.islower() and word in CommonWords() and fold(word) not in _DATE_WORDS_AND_ABBREVIATIONS
-    )
+    return word.isalpha() and word.lower() in CommonWords() and fold(word) not in _DATE_WORDS_AND_ABBREVIATIONS
 
 
 def _no_date_at_all(covered: str) -> bool:
@@ -2099,12 +2146,13 @@ def _is_key(text: str, span: Span) -> bool:
     )
 
 
-# Words that name nobody and nowhere though a capital or a list may suggest it: a letter's closing formula, a side
-# of the body, a verb that says where someone lives, a history's abbreviations of diseases (Cordialment; a
-# l'esquerra; de 64 anys, viu a Reus; AP:HTA,FA; en ERTE).
+# Words that name nobody, nowhere and no centre though a capital or a list may suggest it: a letter's closing
+# formula, a side of the body, a verb that says where someone lives, a history's abbreviations of diseases, days
+# named by their distance, a clinician's grade and a nurse's degree (Cordialment; a l'esquerra; de 64 anys, viu a
+# Reus; AP:HTA,FA; en ERTE; no va al cole demà; Metge Adjunt; Rep: Oriol Batlle (DUI)).
 _NEVER_A_NAME_OR_PLACE = frozenset(
     "cordialment cordialmente atentamente atentament salutacions saludos esquerra dreta izquierda derecha viu vive"
-    " hta dm dlp epoc erc irc iam tvp tep erte hoy ayer mañana avui ahir dema".split()
+    " hta dm dlp epoc erc irc iam tvp tep erte hoy ayer mañana avui ahir dema adjunt adjunta adjunto adjunts dui due".split()
 )
 # How someone lives, not where (VIVE SOLO); a surname elsewhere (Dra. Sola).
 _ALONE = frozenset("solo sola solos solas sol sols soles".split())
@@ -2112,7 +2160,8 @@ _ALONE = frozenset("solo sola solos solas sol sols soles".split())
 _CONTRACEPTIVES = frozenset("mirena kyleena jaydess cerazet nexplanon implanon yasmin nuvaring evra".split())
 # Catalan words that open a sentence or name a part of the body, taken for towns (Millor. Afebril; mal de coll):
 # surnames elsewhere (Dr. Coll).
-_NEVER_A_PLACE = _ALONE | frozenset("millor pitjor coll".split()) | _CONTRACEPTIVES
+# An island, a town named by what it is (s'ha desplaçat a l'illa, a media hora de la villa).
+_NEVER_A_PLACE = _ALONE | frozenset("millor pitjor coll illa villa".split()) | _CONTRACEPTIVES
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
 # A name's last word, an elided particle (``Móra d``), and the apostrophe and word that complete it (``'Ebre``).
@@ -2195,6 +2244,7 @@ _RESHAPES: tuple[tuple[Callable[[str], bool], Callable[[str, Span], Span | None]
     (lambda label: label in _CENTRE_TYPES, _before_an_hour),
     (lambda label: label in CODE_TYPES, lambda text, span: _code_part(text, _whole_code(text, span))),
     (lambda label: label in CODE_TYPES, _before_a_word),
+    (lambda label: label in CODE_TYPES, _device_serial),
     (lambda label: label in CODE_TYPES | PHONE_TYPES, _after_a_glued_phone_key),
     (lambda label: label in PERSON_TYPES, _name_part),
     (lambda label: label in PERSON_TYPES, _without_a_sentence_opener),
@@ -2244,7 +2294,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         )
         or ((names_or_places or label in _CENTRE_TYPES or label == "FECHAS") and _function_words_only(covered))
         or (label == STREET and _street_type_alone(covered))
-        or (names_or_places and fold(covered) in _NEVER_A_NAME_OR_PLACE)
+        or ((names_or_places or label in _CENTRE_TYPES) and fold(covered) in _NEVER_A_NAME_OR_PLACE)
         or (label == STREET and (_UNIT.search(covered) is not None or _SHORTHAND_WORD.search(covered) is not None))
         or (label in PHONE_TYPES and sum(c.isdigit() for c in covered) < _FEWEST_PHONE_DIGITS)
         or (label == "CORREO_ELECTRONICO" and _EMAIL_SIGN.search(covered) is None)
@@ -2270,6 +2320,9 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
         )
         or (label == "ID_SUJETO_ASISTENCIA" and fold(covered) in _NEVER_AN_ORIGIN | _IDENTIFIER_KEYS | _RECORD_SYSTEMS)
         or (label == "ID_SUJETO_ASISTENCIA" and sum(c.isalnum() for c in covered) < _FEWEST_ID_CHARACTERS)
+        or (label == "ID_SUJETO_ASISTENCIA" and _spoken_language(text, span))
+        or (label == "INSTITUCION" and _generic_institution(covered))
+        or ((label in PERSON_TYPES or label == "CENTRO_SALUD") and _CAMEL_CASE.search(covered) is not None)
         or (names_or_places and _after_an_eponym_head(text, span))
         or (label == "TERRITORIO" and _brand_in_brackets(text, span))
         or (
@@ -2285,7 +2338,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
                 or fold(covered) in _DATE_CUES
                 or _no_date_at_all(covered)
                 or _prose_not_a_date(covered)
-                or _christmas_tree(text, span)
+                or _named_after_a_feast(text, span)
             )
         )
         or (label in _SCORE_LOOKALIKES and _scale_score(text, span))

@@ -204,10 +204,11 @@ RECOGNIZERS = (
     Recognizer(
         "licence_plate",
         "IDENTIF_VEHICULOS_NRSERIE_PLACAS",
-        # Since 2000: four digits and three consonants (no vowels, Ñ or Q); before: province letters, digits, letters.
+        # Since 2000: four digits and three consonants (no vowels, Ñ or Q); before: province letters, digits, letters
+        # (two at most on a real plate; notes and invented examples write three too).
         re.compile(
             rf"[0-9A-Z](?<![\w-][0-9A-Z])(?:(?<=[0-9])\d{{3}}[ -]?{_NOT_A_UNIT}[BCDFGHJKLMNPRSTVWXYZ]{{3}}"
-            r"|(?<=[A-Z])[A-Z]?-\d{4}-[A-Z]{1,2})(?![\w-])"
+            r"|(?<=[A-Z])[A-Z]?-\d{4}-[A-Z]{1,3})(?![\w-])"
         ),
         0.8,
         triggers=DIGITS,
