@@ -1421,6 +1421,22 @@ def of(text: str, needle: str, label: str) -> tuple[int, int, str]:
         # A Balearic article before net/neta makes it a grandchild; the years of a working life are no age.
         ("demà matí vindrà sa neta.", "neta", "FAMILIARES_SUJETO_ASISTENCIA", ["neta"]),
         ("Jubilat; va treballar 32 anys de conductor", "32 anys", "EDAD_SUJETO_ASISTENCIA", []),
+        # A lower-case name in a note that capitalises others: a patient's after a bed or a naming verb.
+        (
+            "pase residencia os bidueiros (Vilalba)\nhab 104 dolores 89a.barthel 15, Norton 9",
+            "dolores",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["dolores"],
+        ),
+        (
+            "relevo Urgencias Mérida\nbox5 varón,dice llamarse luis,portugués. Comentado con Unidad de Ictus",
+            "luis",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            ["luis"],
+        ),
+        ("Sintrom suspès; rep heparina de baix pes molecular", "baix", "TERRITORIO", []),
+        ("propera dosi al seu CSMA de referència.", "CSMA de referència", "CENTRO_SALUD", []),
+        ("ofrece respiro en residencia DomusVi Lugo.", "DomusVi Lugo", "INSTITUCION", ["DomusVi Lugo"]),
         # A fraction of a tablet is a dose, not a day and month.
         ("nova pauta: 3/4 comp dilluns", "3/4", "FECHAS", []),
         ("control el 3/4 amb analítica", "3/4", "FECHAS", ["3/4"]),

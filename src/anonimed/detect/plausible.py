@@ -301,9 +301,9 @@ _GENERIC_INSTITUTION_WORDS = frozenset(
     "serveis servicios servei servicio socials sociales social comunitaris comunitarios basics basicos atencion atencio"
     " primaria treball trabajo".split()
 )
-# A product's name written in camel case (MRI SureScan, CapSureFix Novus): a brand, not a person or a health centre;
-# the prefixes of surnames written so (McKenzie, MacArthur, DeLuca) and of Spanish compound given names (MariCarmen,
-# JoseLuis) stay.
+# A product's name written in camel case (MRI SureScan, CapSureFix Novus): a brand, not a person or a health centre
+# (a company or a care home may be named so: ArcelorMittal, DomusVi); the prefixes of surnames written so (McKenzie,
+# MacArthur, DeLuca) and of Spanish compound given names (MariCarmen, JoseLuis) stay.
 _CAMEL_CASE = re.compile(
     r"\b(?!(?:Mc|Mac|Mari|Ma|De|Di|Da|Del|Le|La|Van|Von|Fitz|Du|Dos|Das|Jose|Josep|Juan|Joan)[A-Z])[A-Z][a-z]+[A-Z][a-z]"
 )
@@ -318,7 +318,7 @@ _DETERMINER_BEFORE = re.compile(
 # Centre names made of generic words only name no centre (Centro de Salud Mental, Hospital de Día).
 _GENERIC_CENTRE_WORDS = frozenset(
     "centro centre salud salut mental infantil juvenil atencion atencio primaria hospital dia dia unidad unitat"
-    " especialidades especialitats adults adultos eap referencia".split()
+    " especialidades especialitats adults adultos eap referencia csma csmij csm".split()
 )
 # What a form's key says of a hospital (HOSPITAL DE ORIGEN, Hospital de referencia): no hospital's name.
 _HOSPITAL_ROLES = frozenset("origen destino desti procedencia referencia".split())
@@ -470,6 +470,12 @@ _STREET_NUMBER_BEFORE = re.compile(
 )
 # What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
 # ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
+# A bed, a box or a room of a handover's list before a patient's name (hab 104 dolores 89a, box5 varón, cama 8).
+_BED_BEFORE = re.compile(r"(?i)(?<!\w)(?:hab|habitaci[oó]n|cama|box|llit|obs)\.?[ \t]*\d{1,4}[a-z]?[ \t:.,-]*\Z")
+# A verb that gives someone's name (dice llamarse luis, es diu pau, de nombre iulian).
+_NAMING_VERB_BEFORE = re.compile(
+    r"(?i)(?<!\w)(?:llamarse|se[ \t]+llama|llamado|llamada|es[ \t]+diu|es[ \t]+deia|de[ \t]+nombre|de[ \t]+nom)[ \t]+\Z"
+)
 _AGE_OR_IDENTIFIER_AFTER = re.compile(
     r"(?i)[ \t]*[,(/]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)(?:[ \t]*,)?[ \t]+)?(?:de[ \t]+)?~?"
     r"\d{1,3}[ \t]*(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])"
@@ -710,6 +716,7 @@ def _lower_case_word(text: str, span: Span) -> bool:
         or _before_age_or_identifier(text, span)
         or _beside_a_role_in_brackets(text, span)
         or _nickname(text, span)
+        or _after_a_naming_verb(text, span)
     )
 
 
@@ -748,7 +755,13 @@ def _before_age_or_identifier(text: str, span: Span) -> bool:
         any(c in after.group() for c in ",(/")
         or len(text[span.start : span.end].split()) > 1
         or _given_name_opening_a_line(text, span)
+        or _BED_BEFORE.search(text, max(0, span.start - 20), span.start) is not None
     )
+
+
+def _after_a_naming_verb(text: str, span: Span) -> bool:
+    """Whether a verb that gives a name stands right before the span (``dice llamarse luis``, ``es diu pau``)."""
+    return _NAMING_VERB_BEFORE.search(text, max(0, span.start - 24), span.start) is not None
 
 
 def _given_name_opening_a_line(text: str, span: Span) -> bool:
@@ -2160,8 +2173,9 @@ _ALONE = frozenset("solo sola solos solas sol sols soles".split())
 _CONTRACEPTIVES = frozenset("mirena kyleena jaydess cerazet nexplanon implanon yasmin nuvaring evra".split())
 # Catalan words that open a sentence or name a part of the body, taken for towns (Millor. Afebril; mal de coll):
 # surnames elsewhere (Dr. Coll).
-# An island, a town named by what it is (s'ha desplaçat a l'illa, a media hora de la villa).
-_NEVER_A_PLACE = _ALONE | frozenset("millor pitjor coll illa villa".split()) | _CONTRACEPTIVES
+# An island, a town named by what it is (s'ha desplaçat a l'illa, a media hora de la villa); low (heparina de baix pes
+# molecular), which opens a comarca's name (Baix Empordà) but names none alone.
+_NEVER_A_PLACE = _ALONE | frozenset("millor pitjor coll illa villa baix".split()) | _CONTRACEPTIVES
 # The first word of a country's name, alone a word of prose (Nueva revisión en diciembre; Gran parte).
 _COUNTRY_FIRST_WORDS = frozenset("nueva nuevo nova nou gran reino regne estados estats republica costa".split())
 # A name's last word, an elided particle (``Móra d``), and the apostrophe and word that complete it (``'Ebre``).
@@ -2367,6 +2381,7 @@ def _implausible(text: str, span: Span, capitalised: bool) -> bool:
                     _after_a_title(text, span)
                     or _before_age_or_identifier(text, span)
                     or _after_a_person_key(text, span)
+                    or _after_a_naming_verb(text, span)
                 )
             )
         )
