@@ -468,14 +468,14 @@ _STREET_NUMBER_BEFORE = re.compile(
     r"paseo|pº|passeig|pg|ronda|rda|traves[ií]a|ctra|carretera|urb|urbanizaci[oó]n)\b\.?)[^\n]{0,40}\d[^\n]{0,16}"
     r"(?:,|\(|[ \t][-–])[ \t]*\Z"
 )
-# What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
-# ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
 # A bed, a box or a room of a handover's list before a patient's name (hab 104 dolores 89a, box5 varón, cama 8).
 _BED_BEFORE = re.compile(r"(?i)(?<!\w)(?:hab|habitaci[oó]n|cama|box|llit|obs)\.?[ \t]*\d{1,4}[a-z]?[ \t:.,-]*\Z")
 # A verb that gives someone's name (dice llamarse luis, es diu pau, de nombre iulian).
 _NAMING_VERB_BEFORE = re.compile(
     r"(?i)(?<!\w)(?:llamarse|se[ \t]+llama|llamado|llamada|es[ \t]+diu|es[ \t]+deia|de[ \t]+nombre|de[ \t]+nom)[ \t]+\Z"
 )
+# What follows a patient's name that opens a telegraphic note, even one that capitalises other names: the age (``,26a``,
+# ``, v 81 anys``, ``(82a)``) or an identifier's key (``,nie``, ``, dni``).
 _AGE_OR_IDENTIFIER_AFTER = re.compile(
     r"(?i)[ \t]*[,(/]?[ \t]*(?:(?:(?:v|h|m|var[oó]n|mujer|home|dona|ni[ñn][oa]|nen|nena)(?:[ \t]*,)?[ \t]+)?(?:de[ \t]+)?~?"
     r"\d{1,3}[ \t]*(?:a|aa|a[ñn]os|anys|any|anos|m|meses|mesos)(?![^\W\d_])"
@@ -746,8 +746,8 @@ def _beside_a_role_in_brackets(text: str, span: Span) -> bool:
 def _before_age_or_identifier(text: str, span: Span) -> bool:
     """Whether the patient's age or an identifier's or a phone's key follows the span (``yesenia mamani quispe,26a``,
     ``marcos,18 meses``, ``fatima zahra el amrani,nie``, ``cama 2 koldo arbizu 19a``, ``pac mamadou diallo,tlf:``,
-    ``wang lihua (dona, 63a)``): a name in lower case, as telegraphic notes write the patient's even where they
-    capitalise hospitals and towns."""
+    ``wang lihua (dona, 63a)``), or a handover's bed before it (``hab 104 dolores 89a``): a name in lower case, as
+    telegraphic notes write the patient's even where they capitalise hospitals and towns."""
     after = _AGE_OR_IDENTIFIER_AFTER.match(text, span.end)
     # After a space alone, only a name of two words at least (cama 2 koldo arbizu 19a; not sala 5a, pozo 30 años), or a
     # known given name that opens its line (lucía 5a 3m nuhsa ...).
